@@ -1,0 +1,1346 @@
+package dev.weft.channels;
+
+import static dev.weft.channels.Cells.BROKEN;
+import static dev.weft.channels.Cells.BUFFERED;
+import static dev.weft.channels.Cells.CLAIMED;
+import static dev.weft.channels.Cells.CLOSED;
+import static dev.weft.channels.Cells.DONE;
+import static dev.weft.channels.Cells.INTERRUPTED_RCV;
+import static dev.weft.channels.Cells.INTERRUPTED_SEND;
+import static dev.weft.channels.Cells.IN_BUFFER;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A Go-style channel: rendezvous, buffered or unlimited, closable as done or in error, usable from
+ * virtual and platform threads. See {@link Source} and {@link Sink} for the operations and {@link
+ * Select} for selecting among several channels.
+ *
+ * <h2>Algorithm overview (for maintainers)</h2>
+ *
+ * <p>The channel is the lock-free rendezvous channel of Koval, Alistarh and Elizarov (seed 002:
+ * segments of cells, 64-bit counters, BROKEN poisoning, descriptor-based select, O(1) segment
+ * removal) with the refinements of "Fast and Scalable Channels in Kotlin Coroutines" (PPoPP 2023):
+ * cells are claimed by <b>fetch-and-add</b> on separate sender and receiver counters (instead of the
+ * paper's CAS after inspecting the queue), and buffered channels add a buffer-end counter.
+ *
+ * <p>The channel models an infinite array of cells cut into {@link Segment}s of {@code SIZE}
+ * cells. The i-th send attempt (FAA on {@code senders}) and the i-th receive attempt (FAA on {@code
+ * receivers}) meet in cell i; each cell has exactly one sender and one receiver. A cell has a state
+ * word and an element slot; a sender writes its element into the slot <em>before</em> it changes
+ * the state, a receiver reads it <em>after</em>. {@code senders} also carries the closed bits, so a
+ * sender learns atomically whether it got a cell or the channel is closed. A buffered channel keeps
+ * {@code bufferEnd}: a sender whose cell is below it never waits; each receive moves it forward by
+ * one cell ({@link #expandBuffer()}), and if that cell holds a waiting sender, the sender is moved
+ * into the buffer and resumed.
+ *
+ * <h3>Cell states (who writes them, from which states)</h3>
+ *
+ * <ul>
+ *   <li>{@code null} (EMPTY): initial.
+ *   <li>{@code IN_BUFFER}: buffer expansion, from EMPTY, when the cell's sender has not arrived.
+ *   <li>{@code BUFFERED}: the sender, from EMPTY or IN_BUFFER, when its cell is below {@code
+ *       bufferEnd} or its receiver already claimed the cell; buffer expansion, from a waiting
+ *       sender (thread or select), moving it into the buffer.
+ *   <li>a waiting {@link Thread} or a registered {@link SelectOp}: the sender or receiver, from
+ *       EMPTY (or IN_BUFFER, for a receiver), when it has to wait.
+ *   <li>{@code WaiterEB(waiter)}: buffer expansion, from a waiter, when the cell's receiver is
+ *       already on its way (see {@link Cells.WaiterEB}).
+ *   <li>{@code CLAIMED} (transient): any thread completing a registered select, from the select's
+ *       registration; it is replaced by DONE, BUFFERED, CLOSED, an INTERRUPTED state, or the
+ *       registration again, without waiting in between.
+ *   <li>{@code DONE}: the partner that completes a rendezvous, from a waiter or CLAIMED; the
+ *       receiver, from BUFFERED.
+ *   <li>{@code BROKEN}: the receiver, from EMPTY or IN_BUFFER, when its sender is still on its way
+ *       (poisoning); both retry with new cells.
+ *   <li>{@code INTERRUPTED_SEND} / {@code INTERRUPTED_RCV}: the waiter itself (interrupt, timeout),
+ *       from its own waiter state; a failed try-operation, from EMPTY; the partner, from a dead
+ *       select registration. The cell is then counted as cleaned; a segment with all cells cleaned
+ *       is unlinked in O(1).
+ *   <li>{@code CLOSED}: closing, from EMPTY, IN_BUFFER, a waiter it wakes, and (error only)
+ *       BUFFERED, whose value is discarded.
+ * </ul>
+ *
+ * <h3>Linearization points</h3>
+ *
+ * <ul>
+ *   <li>send that buffers: the CAS to BUFFERED. Send meeting a waiting receiver: the CAS of the
+ *       receiver's state to DONE (or of its select to Selected). A waiting send: the CAS that moves
+ *       it to DONE or BUFFERED, made by its receiver or by buffer expansion.
+ *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
+ *       select to Selected); for a waiting receive, the partner's CAS that completes it.
+ *   <li>interrupt and timeout: the waiter's CAS from its own waiter state to INTERRUPTED; if that
+ *       CAS fails the partner won and the operation completes normally.
+ *   <li>failed trySend / tryReceive: the read of the counters that shows no partner, or the CAS
+ *       to an INTERRUPTED state in the claimed cell.
+ *   <li>done / error: the atomic OR of the closed bits into {@code senders}. Sends that claimed
+ *       a cell before it still complete (for done) or are woken with the error (error); receivers
+ *       of cells at or beyond the sender count at that moment see the channel closed.
+ *   <li>select: see {@link SelectOp}.
+ * </ul>
+ *
+ * <p>Closing first records the reason, then sets the closed bits (losers of a concurrent close set
+ * them too before returning), then closes the segment list so no segment can be appended, then
+ * sweeps: from the oldest segment still referenced, it wakes waiting receivers of cells at or
+ * beyond the final sender count (done), or every waiter and buffered value (error).
+ *
+ * @param <T> the type of values
+ */
+public final class Channel<T> extends ChannelCounters implements Source<T>, Sink<T> {
+    private static final int SIZE = Segment.SIZE;
+    private static final int UNLIMITED = -1;
+    private static final int DEFAULT_CAPACITY = 16;
+
+    // results of the cell updates
+    private static final int R_DONE = 0;
+    private static final int R_INSTALLED = 1;
+    private static final int R_FAILED = 2;
+    private static final int R_CLOSED = 3;
+    private static final int R_NO_WAITER = 4;
+    private static final int R_HELPED = 5;
+    private static final Cells.Marker RCV_INSTALLED = new Cells.Marker("RCV_INSTALLED");
+    private static final Cells.Marker RCV_FAILED = new Cells.Marker("RCV_FAILED");
+    private static final Cells.Marker RCV_CLOSED = new Cells.Marker("RCV_CLOSED");
+    private static final Cells.Marker RCV_NO_WAITER = new Cells.Marker("RCV_NO_WAITER");
+    private static final Cells.Marker RCV_HELPED = new Cells.Marker("RCV_HELPED");
+
+    // results of meeting a registered select
+    private static final int M_DONE = 0;
+    private static final int M_DEAD = 1;
+    private static final int M_RETRY = 2;
+    private static final int M_HELPED = 3;
+    private static final int M_REFUSED = 4;
+
+    /** Spins before a registering select refuses a smaller-id registering select. */
+    private static final int REFUSE_AFTER = 256;
+
+    /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
+    private final int capacity;
+
+    /**
+     * Invariant: {@code null} while open; set once, by the winning close, before the closed bits
+     * are set in {@code senders}, so whoever sees the bits can read it.
+     */
+    private volatile ChannelClosed closeReason;
+
+    /** Creates a rendezvous channel (as {@code new Channel<>()} in jox). */
+    public Channel() {
+        this(0);
+    }
+
+    /**
+     * Creates a channel with the given buffer capacity; 0 is a rendezvous channel.
+     *
+     * @param capacity the buffer capacity, not negative
+     * @throws IllegalArgumentException when {@code capacity} is negative
+     */
+    public Channel(int capacity) {
+        this(checkCapacity(capacity), true);
+    }
+
+    private Channel(int capacity, boolean validated) {
+        super(new Segment(0, null, 3), capacity == UNLIMITED ? Long.MAX_VALUE : capacity);
+        this.capacity = capacity;
+    }
+
+    private static int checkCapacity(int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity must be >= 0, was " + capacity);
+        }
+        return capacity;
+    }
+
+    /**
+     * Creates a rendezvous channel: a send waits for a receiver and vice versa.
+     *
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newRendezvousChannel() {
+        return new Channel<>(0);
+    }
+
+    /**
+     * Creates a buffered channel: sends complete without a receiver while fewer than {@code
+     * capacity} values are buffered.
+     *
+     * @param capacity the buffer capacity, not negative; 0 creates a rendezvous channel
+     * @param <T> the type of values
+     * @return a new channel
+     * @throws IllegalArgumentException when {@code capacity} is negative
+     */
+    public static <T> Channel<T> newBufferedChannel(int capacity) {
+        return new Channel<>(capacity);
+    }
+
+    /**
+     * Creates a buffered channel with the default capacity, 16.
+     *
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newBufferedDefaultChannel() {
+        return new Channel<>(DEFAULT_CAPACITY);
+    }
+
+    /**
+     * Creates an unlimited channel: sends never wait.
+     *
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newUnlimitedChannel() {
+        return new Channel<>(UNLIMITED, true);
+    }
+
+    /** The effective segment size (the {@code weft.segmentSize} property, default 32). */
+    static int segmentSize() {
+        return SIZE;
+    }
+
+    // =============================================================================================
+    // Sending
+    // =============================================================================================
+
+    @Override
+    public void send(T value) throws InterruptedException {
+        Object r = sendOrClosed(value);
+        if (r != null) {
+            throw ((ChannelClosed) r).toException();
+        }
+    }
+
+    @Override
+    public Object sendOrClosed(T value) throws InterruptedException {
+        Objects.requireNonNull(value, "value");
+        return doSend(value, -1L);
+    }
+
+    @Override
+    public boolean trySend(T value) {
+        Object r = trySendOrClosed(value);
+        if (r instanceof ChannelClosed c) {
+            throw c.toException();
+        }
+        return r == null;
+    }
+
+    @Override
+    public Object trySendOrClosed(T value) {
+        Objects.requireNonNull(value, "value");
+        try {
+            return doSend(value, 0L);
+        } catch (InterruptedException e) {
+            throw new AssertionError("a try-operation never waits", e);
+        }
+    }
+
+    @Override
+    public boolean trySend(T value, Duration timeout) throws InterruptedException {
+        Object r = trySendOrClosed(value, timeout);
+        if (r instanceof ChannelClosed c) {
+            throw c.toException();
+        }
+        return r == null;
+    }
+
+    @Override
+    public Object trySendOrClosed(T value, Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(value, "value");
+        return doSend(value, timeoutNanos(timeout));
+    }
+
+    /**
+     * @param timeout -1: wait as long as needed; 0: never wait; positive: nanoseconds
+     * @return {@code null} when sent, {@link Sink#NOT_SENT}, or a {@link ChannelClosed}
+     */
+    private Object doSend(Object value, long timeout) throws InterruptedException {
+        if (timeout == 0L && !canSendNow()) {
+            ChannelClosed c = closedForSend();
+            return c != null ? c : NOT_SENT;
+        }
+        Segment seg = sendSegment();
+        while (true) {
+            long w = getAndIncSenders();
+            if ((w & CLOSED_BIT) != 0) {
+                return closeReason;
+            }
+            long s = w & COUNT_MASK;
+            long id = s / SIZE;
+            int i = (int) (s % SIZE);
+            if (seg.id != id) {
+                seg = findSendSegment(seg, id);
+                if (seg == null) {
+                    return closeReason;
+                }
+                if (seg.id != id) {
+                    continue;
+                }
+            }
+            Thread me = timeout == 0L ? null : Thread.currentThread();
+            switch (updateCellSend(seg, i, s, value, me, null)) {
+                case R_DONE:
+                    return null;
+                case R_INSTALLED:
+                    return awaitSend(seg, i, me, timeout);
+                case R_FAILED:
+                    continue;
+                case R_CLOSED:
+                    return closeReason;
+                case R_NO_WAITER:
+                    return NOT_SENT;
+                default:
+                    throw new AssertionError();
+            }
+        }
+    }
+
+    /** Whether a send would complete without waiting now (a hint; used by try-sends). */
+    private boolean canSendNow() {
+        long s = senders() & COUNT_MASK;
+        return capacity == UNLIMITED || s < receivers() || (capacity > 0 && s < bufferEnd());
+    }
+
+    /** Whether cell {@code s}'s sender can buffer its value instead of waiting. */
+    private boolean bufferOrRendezvous(long s) {
+        return capacity == UNLIMITED || (capacity > 0 && s < bufferEnd()) || s < receivers();
+    }
+
+    private Object awaitSend(Segment seg, int i, Thread me, long timeout) throws InterruptedException {
+        long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
+        Object st = Waiting.awaitCell(seg, i, me, deadline, this);
+        boolean interrupted = st == Waiting.INTERRUPTED;
+        if (interrupted || st == Waiting.TIMED_OUT) {
+            while (true) {
+                Object cur = seg.state(i);
+                if (Waiting.holds(cur, me)) {
+                    if (seg.casState(i, cur, INTERRUPTED_SEND)) {
+                        seg.setElement(i, null);
+                        seg.onCellCleaned();
+                        if (cur instanceof Cells.WaiterEB) {
+                            expandBuffer();
+                        }
+                        if (interrupted) {
+                            throw new InterruptedException();
+                        }
+                        return NOT_SENT;
+                    }
+                    continue;
+                }
+                // the partner won the race: complete normally, keep the interrupt visible
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                st = cur;
+                break;
+            }
+        }
+        if (st == CLOSED) {
+            seg.setElement(i, null);
+            return closeReason;
+        }
+        return null; // DONE or BUFFERED
+    }
+
+    /**
+     * Processes cell {@code i} of {@code seg} for the sender of cell {@code s}, whose element is
+     * {@code value}.
+     *
+     * @param waiter the waiting thread, or {@code null} for a try-send (never waits)
+     * @param self the registering select (then {@code waiter} is that select), or {@code null}
+     */
+    private int updateCellSend(Segment seg, int i, long s, Object value, Object waiter, SelectOp self) {
+        seg.setElement(i, value);
+        // fast path: an empty cell that can take the value right away
+        if (seg.state(i) == null && bufferOrRendezvous(s) && seg.casState(i, null, BUFFERED)) {
+            return R_DONE;
+        }
+        return updateCellSendSlow(seg, i, s, waiter, self);
+    }
+
+    private int updateCellSendSlow(Segment seg, int i, long s, Object waiter, SelectOp self) {
+        int step = 0;
+        while (true) {
+            Object st = seg.state(i);
+            if (st == null) {
+                if (bufferOrRendezvous(s)) {
+                    if (seg.casState(i, null, BUFFERED)) {
+                        return R_DONE;
+                    }
+                } else if (waiter == null) {
+                    if (seg.casState(i, null, INTERRUPTED_SEND)) {
+                        seg.setElement(i, null);
+                        seg.onCellCleaned();
+                        return R_NO_WAITER;
+                    }
+                } else if (seg.casState(i, null, waiter)) {
+                    return R_INSTALLED;
+                }
+                continue;
+            }
+            if (st == IN_BUFFER) {
+                if (seg.casState(i, IN_BUFFER, BUFFERED)) {
+                    return R_DONE;
+                }
+                continue;
+            }
+            if (st == BROKEN || st == INTERRUPTED_RCV) {
+                seg.setElement(i, null);
+                return R_FAILED;
+            }
+            if (st == CLOSED) {
+                seg.setElement(i, null);
+                return R_CLOSED;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            Object w = Cells.unwrap(st);
+            if (w instanceof Thread t) { // a waiting receiver: the element is already in the slot
+                if (seg.casState(i, st, DONE)) {
+                    LockSupport.unpark(t);
+                    return R_DONE;
+                }
+                continue;
+            }
+            if (w instanceof SelectOp op) {
+                int m = meetSelect(seg, i, st, op, true, self);
+                if (m == M_DONE) {
+                    return R_DONE;
+                }
+                if (m == M_RETRY) {
+                    step = Waiting.backoff(step);
+                    continue;
+                }
+                seg.setElement(i, null);
+                return m == M_HELPED ? R_HELPED : R_FAILED;
+            }
+            throw new AssertionError("unexpected cell state " + st);
+        }
+    }
+
+    // =============================================================================================
+    // Receiving
+    // =============================================================================================
+
+    @Override
+    public T receive() throws InterruptedException {
+        return valueOrThrow(receiveOrClosed());
+    }
+
+    @Override
+    public Object receiveOrClosed() throws InterruptedException {
+        return doReceive(-1L);
+    }
+
+    @Override
+    public T tryReceive() {
+        return valueOrThrow(tryReceiveOrClosed());
+    }
+
+    @Override
+    public Object tryReceiveOrClosed() {
+        try {
+            return doReceive(0L);
+        } catch (InterruptedException e) {
+            throw new AssertionError("a try-operation never waits", e);
+        }
+    }
+
+    @Override
+    public T tryReceive(Duration timeout) throws InterruptedException {
+        return valueOrThrow(tryReceiveOrClosed(timeout));
+    }
+
+    @Override
+    public Object tryReceiveOrClosed(Duration timeout) throws InterruptedException {
+        return doReceive(timeoutNanos(timeout));
+    }
+
+    @SuppressWarnings("unchecked")
+    private T valueOrThrow(Object r) {
+        if (r instanceof ChannelClosed c) {
+            throw c.toException();
+        }
+        return (T) r;
+    }
+
+    /**
+     * @param timeout -1: wait as long as needed; 0: never wait; positive: nanoseconds
+     * @return the value, {@code null} (nothing now / timeout), or a {@link ChannelClosed}
+     */
+    private Object doReceive(long timeout) throws InterruptedException {
+        Segment seg = receiveSegment();
+        while (true) {
+            if (timeout == 0L) {
+                long w = senders();
+                if (receivers() >= (w & COUNT_MASK)) {
+                    return (w & CLOSED_BIT) != 0 ? closeReason : null;
+                }
+            }
+            long r = getAndIncReceivers();
+            long id = r / SIZE;
+            int i = (int) (r % SIZE);
+            if (seg.id != id) {
+                seg = findReceiveSegment(seg, id);
+                if (seg == null) {
+                    return closeReason;
+                }
+                if (seg.id != id) {
+                    continue;
+                }
+            }
+            Thread me = timeout == 0L ? null : Thread.currentThread();
+            Object res = updateCellReceive(seg, i, r, me, null);
+            if (res == RCV_INSTALLED) {
+                return awaitReceive(seg, i, me, timeout);
+            }
+            if (res == RCV_FAILED) {
+                if ((senders() & CLOSED_BIT) != 0 && isClosedForReceive()) {
+                    return closeReason;
+                }
+                continue;
+            }
+            if (res == RCV_CLOSED) {
+                return closeReason;
+            }
+            if (res == RCV_NO_WAITER) {
+                return null;
+            }
+            seg.cleanPrev();
+            return res;
+        }
+    }
+
+    private Object awaitReceive(Segment seg, int i, Thread me, long timeout)
+            throws InterruptedException {
+        long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
+        Object st = Waiting.awaitCell(seg, i, me, deadline, this);
+        boolean interrupted = st == Waiting.INTERRUPTED;
+        if (interrupted || st == Waiting.TIMED_OUT) {
+            while (true) {
+                Object cur = seg.state(i);
+                if (Waiting.holds(cur, me)) {
+                    if (seg.casState(i, cur, INTERRUPTED_RCV)) {
+                        seg.onCellCleaned();
+                        if (interrupted) {
+                            throw new InterruptedException();
+                        }
+                        return null;
+                    }
+                    continue;
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                st = cur;
+                break;
+            }
+        }
+        if (st == CLOSED) {
+            return closeReason;
+        }
+        // DONE: the sender left its element in the slot
+        Object v = seg.element(i);
+        seg.setElement(i, null);
+        return v;
+    }
+
+    /**
+     * Processes cell {@code i} of {@code seg} for the receiver of cell {@code r}.
+     *
+     * @param waiter the waiting thread or registering select, or {@code null} for a try-receive
+     * @param self the registering select, or {@code null}
+     * @return the received value, or one of the {@code RCV_} markers
+     */
+    private Object updateCellReceive(Segment seg, int i, long r, Object waiter, SelectOp self) {
+        // fast path: a buffered value
+        if (seg.state(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
+            Object v = seg.element(i);
+            seg.setElement(i, null);
+            expandBuffer();
+            return v;
+        }
+        return updateCellReceiveSlow(seg, i, r, waiter, self);
+    }
+
+    private Object updateCellReceiveSlow(Segment seg, int i, long r, Object waiter, SelectOp self) {
+        int step = 0;
+        while (true) {
+            Object st = seg.state(i);
+            if (st == null || st == IN_BUFFER) {
+                long w = senders();
+                if (r < (w & COUNT_MASK)) {
+                    // the sender of this cell is on its way: give it a moment, then poison
+                    if (step < Waiting.VIRTUAL_SPINS) {
+                        step = Waiting.backoff(step);
+                        continue;
+                    }
+                    if (seg.casState(i, st, BROKEN)) {
+                        expandBuffer();
+                        return RCV_FAILED;
+                    }
+                    continue;
+                }
+                if ((w & CLOSED_BIT) != 0) {
+                    return RCV_CLOSED; // no sender will ever come to this cell
+                }
+                if (waiter == null) {
+                    if (seg.casState(i, st, INTERRUPTED_RCV)) {
+                        seg.onCellCleaned();
+                        expandBuffer();
+                        return RCV_NO_WAITER;
+                    }
+                } else if (seg.casState(i, st, waiter)) {
+                    expandBuffer();
+                    return RCV_INSTALLED;
+                }
+                continue;
+            }
+            if (st == BUFFERED) {
+                if (seg.casState(i, BUFFERED, DONE)) {
+                    Object v = seg.element(i);
+                    seg.setElement(i, null);
+                    expandBuffer();
+                    return v;
+                }
+                continue;
+            }
+            if (st == INTERRUPTED_SEND) {
+                return RCV_FAILED;
+            }
+            if (st == CLOSED) {
+                return RCV_CLOSED;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            Object w = Cells.unwrap(st);
+            if (w instanceof Thread t) { // a waiting sender
+                Object v = seg.element(i);
+                if (seg.casState(i, st, DONE)) {
+                    seg.setElement(i, null);
+                    LockSupport.unpark(t);
+                    expandBuffer();
+                    return v;
+                }
+                continue;
+            }
+            if (w instanceof SelectOp op) {
+                int m = meetSelect(seg, i, st, op, false, self);
+                if (m == M_DONE) {
+                    Object v = seg.element(i);
+                    seg.setElement(i, null);
+                    expandBuffer();
+                    return v;
+                }
+                if (m == M_RETRY) {
+                    step = Waiting.backoff(step);
+                    continue;
+                }
+                return m == M_HELPED ? RCV_HELPED : RCV_FAILED;
+            }
+            throw new AssertionError("unexpected cell state " + st);
+        }
+    }
+
+    // =============================================================================================
+    // Meeting a registered select
+    // =============================================================================================
+
+    /**
+     * Completes, or finds dead, the registration of select {@code op} that cell {@code i} holds
+     * (state {@code st}), for the cell's other party: a plain operation ({@code self == null}) or a
+     * registering select {@code self} (then LOCKED by the current thread).
+     *
+     * @param partnerIsReceiver whether {@code op} registered a receive clause in this cell
+     */
+    private int meetSelect(
+            Segment seg, int i, Object st, SelectOp op, boolean partnerIsReceiver, SelectOp self) {
+        int k = op.clauseIndexOf(this);
+        int step = 0;
+        while (true) {
+            Object os = op.state();
+            if (os == SelectOp.WAITING) {
+                if (!seg.casState(i, st, CLAIMED)) {
+                    return M_RETRY;
+                }
+                if (op.casState(SelectOp.WAITING, SelectOp.selected(k))) {
+                    seg.setState(i, DONE);
+                    op.wake();
+                    return M_DONE;
+                }
+                seg.setState(i, st);
+                continue;
+            }
+            if (SelectOp.isTerminal(os)) {
+                if (!seg.casState(i, st, CLAIMED)) {
+                    return M_RETRY;
+                }
+                killCell(seg, i, st, partnerIsReceiver);
+                return M_DEAD;
+            }
+            // op is registering
+            if (self == null) {
+                return M_RETRY; // a plain operation waits for it, holding nothing
+            }
+            if (op.id > self.id) {
+                int r = awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(this));
+                if (r == M_HELPED) {
+                    return M_HELPED;
+                }
+                continue;
+            }
+            if (os instanceof SelectOp.Pending p && p.partner == self) {
+                // op waits for us: complete the rendezvous it described, in its cell
+                if (helpPending(op, p, self)) {
+                    if (seg.casState(i, st, CLAIMED)) {
+                        killCell(seg, i, st, partnerIsReceiver);
+                    }
+                    return M_HELPED;
+                }
+                continue;
+            }
+            if (step < REFUSE_AFTER) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            // refuse op's registration here; op registers that clause again
+            if (!seg.casState(i, st, CLAIMED)) {
+                return M_RETRY;
+            }
+            killCell(seg, i, st, partnerIsReceiver);
+            op.requestReregistration();
+            return M_REFUSED;
+        }
+    }
+
+    /**
+     * {@code self} claimed cell {@code i} holding the registration of {@code op}, which is
+     * registering and has a larger id: publish a Pending descriptor and wait for op to either
+     * leave LOCKED (returns M_RETRY) or help us (returns M_HELPED).
+     */
+    private static int awaitLargerSelect(
+            SelectOp self, SelectOp op, Segment seg, int i, int opK, int selfK) {
+        SelectOp.Pending p = new SelectOp.Pending(op, selfK, opK, seg, i);
+        self.setState(p);
+        int step = 0;
+        while (true) {
+            if (self.state() != p) {
+                return M_HELPED;
+            }
+            if (!SelectOp.isLocked(op.state())) {
+                if (self.casState(p, SelectOp.LOCKED)) {
+                    return M_RETRY;
+                }
+                return M_HELPED;
+            }
+            step = Waiting.backoff(step);
+        }
+    }
+
+    /**
+     * Completes the rendezvous described by {@code p} (published by {@code op}, waiting for {@code
+     * self}): in p's cell, which holds self's registration, both selects are selected.
+     */
+    private static boolean helpPending(SelectOp op, SelectOp.Pending p, SelectOp self) {
+        Segment seg = p.seg;
+        int i = p.i;
+        int step = 0;
+        while (true) {
+            Object st = seg.state(i);
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            if (Cells.unwrap(st) != self) {
+                return false; // cannot happen while self is LOCKED; be defensive
+            }
+            if (!seg.casState(i, st, CLAIMED)) {
+                continue;
+            }
+            if (!op.casState(p, SelectOp.selected(p.k))) {
+                seg.setState(i, st);
+                return false;
+            }
+            seg.setState(i, DONE);
+            self.setState(SelectOp.selected(p.partnerK));
+            op.wake();
+            return true;
+        }
+    }
+
+    /** Finalizes a claimed cell whose select registration is dead. */
+    private void killCell(Segment seg, int i, Object st, boolean receiverSide) {
+        if (receiverSide) {
+            seg.setState(i, INTERRUPTED_RCV);
+        } else {
+            seg.setElement(i, null);
+            seg.setState(i, INTERRUPTED_SEND);
+        }
+        seg.onCellCleaned();
+        if (!receiverSide && st instanceof Cells.WaiterEB) {
+            expandBuffer();
+        }
+    }
+
+    // =============================================================================================
+    // Buffer expansion
+    // =============================================================================================
+
+    /** Moves {@code bufferEnd} forward by one cell that can hold a value (buffered channels). */
+    private void expandBuffer() {
+        if (capacity <= 0) {
+            return;
+        }
+        Segment seg = bufferEndSegment();
+        while (true) {
+            long b = getAndIncBufferEnd();
+            long s = senders() & COUNT_MASK;
+            long id = b / SIZE;
+            if (s <= b) {
+                // no sender in that cell yet: keep the pointer near the end
+                if (seg.id < id) {
+                    Segment last = seg;
+                    Segment n;
+                    while ((n = last.next()) != null && n != Segment.CLOSED_LIST && n.id <= id) {
+                        last = n;
+                    }
+                    moveForward(POINTER_BUFFER_END, last);
+                }
+                return;
+            }
+            if (seg.id != id) {
+                Segment found = findSegment(POINTER_BUFFER_END, seg, id);
+                if (found == null) {
+                    return;
+                }
+                seg = found;
+                if (seg.id != id) {
+                    casBufferEnd(b + 1, seg.id * SIZE);
+                    continue;
+                }
+            }
+            if (updateCellExpandBuffer(seg, (int) (b % SIZE), b)) {
+                return;
+            }
+        }
+    }
+
+    /** Returns whether cell {@code b} now counts as buffer space (false: a withdrawn sender). */
+    private boolean updateCellExpandBuffer(Segment seg, int i, long b) {
+        int step = 0;
+        while (true) {
+            Object st = seg.state(i);
+            if (st == null) {
+                if (seg.casState(i, null, IN_BUFFER)) {
+                    return true;
+                }
+                continue;
+            }
+            if (st == INTERRUPTED_SEND) {
+                return false;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            if (st instanceof Cells.Marker || st instanceof Cells.WaiterEB) {
+                return true;
+            }
+            if (b < receivers()) {
+                // the cell's receiver is on its way and completes the cell itself
+                if (seg.casState(i, st, new Cells.WaiterEB(st))) {
+                    return true;
+                }
+                continue;
+            }
+            // no receiver claimed the cell: the waiter is its sender; move it into the buffer
+            if (st instanceof Thread t) {
+                if (seg.casState(i, t, BUFFERED)) {
+                    LockSupport.unpark(t);
+                    return true;
+                }
+                continue;
+            }
+            SelectOp op = (SelectOp) st;
+            if (!seg.casState(i, st, CLAIMED)) {
+                continue;
+            }
+            Object os = op.state();
+            if (os == SelectOp.WAITING && op.casState(os, SelectOp.selected(op.clauseIndexOf(this)))) {
+                seg.setState(i, BUFFERED);
+                op.wake();
+                return true;
+            }
+            if (SelectOp.isTerminal(os)) {
+                killCell(seg, i, st, false);
+                return false;
+            }
+            seg.setState(i, st); // registering: let it finish
+            step = Waiting.backoff(step);
+        }
+    }
+
+    // =============================================================================================
+    // Segments
+    // =============================================================================================
+
+    private static final int POINTER_SEND = 0;
+    private static final int POINTER_RECEIVE = 1;
+    private static final int POINTER_BUFFER_END = 2;
+
+    private Segment pointer(int which) {
+        return switch (which) {
+            case POINTER_SEND -> sendSegment();
+            case POINTER_RECEIVE -> receiveSegment();
+            default -> bufferEndSegment();
+        };
+    }
+
+    private boolean casPointer(int which, Segment expected, Segment update) {
+        return switch (which) {
+            case POINTER_SEND -> casSendSegment(expected, update);
+            case POINTER_RECEIVE -> casReceiveSegment(expected, update);
+            default -> casBufferEndSegment(expected, update);
+        };
+    }
+
+    /** Moves a segment pointer forward to {@code to} (never back); false if {@code to} is removed. */
+    private boolean moveForward(int which, Segment to) {
+        while (true) {
+            Segment cur = pointer(which);
+            if (cur.id >= to.id) {
+                return true;
+            }
+            if (!to.tryIncPointers()) {
+                return false;
+            }
+            if (casPointer(which, cur, to)) {
+                cur.decPointers();
+                return true;
+            }
+            to.decPointers();
+        }
+    }
+
+    /**
+     * Finds the segment with id {@code id} (or the first alive one after it, when it was removed)
+     * and moves the pointer there; {@code null} when the list is closed.
+     */
+    private Segment findSegment(int which, Segment start, long id) {
+        while (true) {
+            Segment s = Segment.findOrCreate(start, id);
+            if (s == Segment.CLOSED_LIST) {
+                return null;
+            }
+            if (moveForward(which, s)) {
+                return s;
+            }
+        }
+    }
+
+    private Segment findSendSegment(Segment start, long id) {
+        Segment s = findSegment(POINTER_SEND, start, id);
+        if (s != null && s.id != id) {
+            // the cells in between were all cleaned: skip them
+            long target = s.id * SIZE;
+            while (true) {
+                long w = senders();
+                if ((w & COUNT_MASK) >= target || casSenders(w, (w & ~COUNT_MASK) | target)) {
+                    break;
+                }
+            }
+        }
+        return s;
+    }
+
+    private Segment findReceiveSegment(Segment start, long id) {
+        Segment s = findSegment(POINTER_RECEIVE, start, id);
+        if (s != null && s.id != id) {
+            long target = s.id * SIZE;
+            while (true) {
+                long r = receivers();
+                if (r >= target || casReceivers(r, target)) {
+                    break;
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The oldest segment any pointer references. */
+    private Segment oldestSegment() {
+        Segment a = sendSegment();
+        Segment b = receiveSegment();
+        Segment c = bufferEndSegment();
+        Segment m = a.id <= b.id ? a : b;
+        return m.id <= c.id ? m : c;
+    }
+
+    /** Segments reachable from the channel's pointers (for memory-boundedness tests). */
+    int reachableSegments() {
+        int n = 0;
+        for (Segment s = oldestSegment(); s != null && s != Segment.CLOSED_LIST; s = s.next()) {
+            n++;
+        }
+        return n;
+    }
+
+    // =============================================================================================
+    // Closing
+    // =============================================================================================
+
+    @Override
+    public void done() {
+        Object r = doneOrClosed();
+        if (r != null) {
+            throw ((ChannelClosed) r).toException();
+        }
+    }
+
+    @Override
+    public Object doneOrClosed() {
+        return close(new ChannelDone(this));
+    }
+
+    @Override
+    public void error(Throwable reason) {
+        Object r = errorOrClosed(reason);
+        if (r != null) {
+            throw ((ChannelClosed) r).toException();
+        }
+    }
+
+    @Override
+    public Object errorOrClosed(Throwable reason) {
+        Objects.requireNonNull(reason, "reason");
+        return close(new ChannelError(reason, this));
+    }
+
+    private static final java.lang.invoke.VarHandle CLOSE_REASON;
+
+    static {
+        try {
+            CLOSE_REASON =
+                    java.lang.invoke.MethodHandles.lookup()
+                            .findVarHandle(Channel.class, "closeReason", ChannelClosed.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Object close(ChannelClosed reason) {
+        boolean won = CLOSE_REASON.compareAndSet(this, null, reason);
+        ChannelClosed actual = won ? reason : closeReason;
+        long bits = CLOSED_BIT | (actual instanceof ChannelError ? ERROR_BIT : 0L);
+        long before = getAndOrSenders(bits);
+        if (!won) {
+            return actual;
+        }
+        long sendersAtClose = before & COUNT_MASK;
+        Segment start = oldestSegment();
+        Segment.closeList(start);
+        sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose);
+        return null;
+    }
+
+    /** Closes every cell at or beyond {@code from}, from segment {@code start} to the end. */
+    private void sweep(Segment start, long from) {
+        for (Segment seg = start; seg != null && seg != Segment.CLOSED_LIST; seg = seg.next()) {
+            for (int i = 0; i < SIZE; i++) {
+                if (seg.id * SIZE + i >= from) {
+                    closeCell(seg, i);
+                }
+            }
+        }
+    }
+
+    private void closeCell(Segment seg, int i) {
+        int step = 0;
+        while (true) {
+            Object st = seg.state(i);
+            if (st == null || st == IN_BUFFER) {
+                if (seg.casState(i, st, CLOSED)) {
+                    return;
+                }
+                continue;
+            }
+            if (st == BUFFERED) {
+                // only error sweeps cells with values: discard it
+                if (seg.casState(i, BUFFERED, CLOSED)) {
+                    seg.setElement(i, null);
+                    return;
+                }
+                continue;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            if (st instanceof Cells.Marker) {
+                return; // DONE, BROKEN, INTERRUPTED_*, CLOSED
+            }
+            Object w = Cells.unwrap(st);
+            if (w instanceof Thread t) {
+                if (seg.casState(i, st, CLOSED)) {
+                    LockSupport.unpark(t);
+                    return;
+                }
+                continue;
+            }
+            SelectOp op = (SelectOp) w;
+            if (!seg.casState(i, st, CLAIMED)) {
+                continue;
+            }
+            Object os = op.state();
+            if (os == SelectOp.WAITING
+                    && op.casState(os, new SelectOp.ClosedSel(op.clauseIndexOf(this), closeReason))) {
+                seg.setElement(i, null);
+                seg.setState(i, CLOSED);
+                op.wake();
+                return;
+            }
+            if (SelectOp.isTerminal(os)) {
+                seg.setElement(i, null);
+                seg.setState(i, CLOSED);
+                return;
+            }
+            seg.setState(i, st); // registering: let it finish
+            step = Waiting.backoff(step);
+        }
+    }
+
+    @Override
+    public boolean isClosedForSend() {
+        return (senders() & CLOSED_BIT) != 0;
+    }
+
+    @Override
+    public boolean isClosedForReceive() {
+        long w = senders();
+        if ((w & CLOSED_BIT) == 0) {
+            return false;
+        }
+        return (w & ERROR_BIT) != 0 || receivers() >= (w & COUNT_MASK);
+    }
+
+    @Override
+    public ChannelClosed closedForSend() {
+        return isClosedForSend() ? closeReason : null;
+    }
+
+    @Override
+    public ChannelClosed closedForReceive() {
+        return isClosedForReceive() ? closeReason : null;
+    }
+
+    // =============================================================================================
+    // Select support
+    // =============================================================================================
+
+    @Override
+    public SelectClause<T> receiveClause() {
+        return new SelectClause.Receive<>(this, null);
+    }
+
+    @Override
+    public <U> SelectClause<U> receiveClause(Function<T, U> callback) {
+        Objects.requireNonNull(callback, "callback");
+        return new SelectClause.Receive<>(this, callback);
+    }
+
+    @Override
+    public SelectClause<Void> sendClause(T value) {
+        Objects.requireNonNull(value, "value");
+        return new SelectClause.Send<>(this, value, null);
+    }
+
+    @Override
+    public <U> SelectClause<U> sendClause(T value, Supplier<U> callback) {
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(callback, "callback");
+        return new SelectClause.Send<>(this, value, callback);
+    }
+
+    /** Result of {@link #register}: the clause is registered and waits for a partner. */
+    static final Cells.Marker REG_INSTALLED = new Cells.Marker("REG_INSTALLED");
+    /** Result of {@link #register}: the select got completed on another clause by a partner. */
+    static final Cells.Marker REG_HELPED = new Cells.Marker("REG_HELPED");
+    /** Result of {@link #register}: the send clause completed. */
+    static final Cells.Marker REG_SENT = new Cells.Marker("REG_SENT");
+
+    /**
+     * Registers clause {@code k} of {@code op} (LOCKED by the current thread) in this channel, or
+     * completes it right away.
+     *
+     * @return {@link #REG_INSTALLED}, {@link #REG_HELPED}, {@link #REG_SENT}, a {@link
+     *     ChannelClosed}, or the received value
+     */
+    Object register(SelectOp op, int k, boolean send, Object value) {
+        if (send) {
+            Segment seg = sendSegment();
+            while (true) {
+                long w = getAndIncSenders();
+                if ((w & CLOSED_BIT) != 0) {
+                    return closeReason;
+                }
+                long s = w & COUNT_MASK;
+                long id = s / SIZE;
+                if (seg.id != id) {
+                    seg = findSendSegment(seg, id);
+                    if (seg == null) {
+                        return closeReason;
+                    }
+                    if (seg.id != id) {
+                        continue;
+                    }
+                }
+                int i = (int) (s % SIZE);
+                op.segs[k] = seg;
+                op.idx[k] = i;
+                switch (updateCellSend(seg, i, s, value, op, op)) {
+                    case R_DONE:
+                        return REG_SENT;
+                    case R_INSTALLED:
+                        return REG_INSTALLED;
+                    case R_HELPED:
+                        return REG_HELPED;
+                    case R_CLOSED:
+                        return closeReason;
+                    case R_FAILED:
+                        continue;
+                    default:
+                        throw new AssertionError();
+                }
+            }
+        }
+        Segment seg = receiveSegment();
+        while (true) {
+            long r = getAndIncReceivers();
+            long id = r / SIZE;
+            if (seg.id != id) {
+                seg = findReceiveSegment(seg, id);
+                if (seg == null) {
+                    return closeReason;
+                }
+                if (seg.id != id) {
+                    continue;
+                }
+            }
+            int i = (int) (r % SIZE);
+            op.segs[k] = seg;
+            op.idx[k] = i;
+            Object res = updateCellReceive(seg, i, r, op, op);
+            if (res == RCV_INSTALLED) {
+                return REG_INSTALLED;
+            }
+            if (res == RCV_HELPED) {
+                return REG_HELPED;
+            }
+            if (res == RCV_CLOSED) {
+                return closeReason;
+            }
+            if (res == RCV_FAILED) {
+                if ((senders() & CLOSED_BIT) != 0 && isClosedForReceive()) {
+                    return closeReason;
+                }
+                continue;
+            }
+            seg.cleanPrev();
+            return res;
+        }
+    }
+
+    /**
+     * Withdraws the registration of {@code op} from cell {@code i} of {@code seg}, if it is still
+     * there; if another thread holds the cell, that thread finalizes it.
+     */
+    void withdraw(SelectOp op, Segment seg, int i, boolean send) {
+        while (true) {
+            Object st = seg.state(i);
+            if (Cells.unwrap(st) != op) {
+                return;
+            }
+            if (seg.casState(i, st, CLAIMED)) {
+                killCell(seg, i, st, !send);
+                return;
+            }
+        }
+    }
+
+    /** A try-send of an unchecked value (for select's default path). */
+    Object trySendRaw(Object value) {
+        try {
+            return doSend(value, 0L);
+        } catch (InterruptedException e) {
+            throw new AssertionError("a try-operation never waits", e);
+        }
+    }
+
+    /** Reads the value a selected receive clause got in its cell, and clears the slot. */
+    static Object takeElement(Segment seg, int i) {
+        int step = 0;
+        while (seg.state(i) == CLAIMED) {
+            step = Waiting.backoff(step); // the partner is finishing the cell
+        }
+        Object v = seg.element(i);
+        seg.setElement(i, null);
+        return v;
+    }
+
+    // =============================================================================================
+    // Misc
+    // =============================================================================================
+
+    /** Validates a timeout and converts it to nanoseconds (0: do not wait). */
+    static long timeoutNanos(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+        long n;
+        try {
+            n = timeout.toNanos();
+        } catch (ArithmeticException e) {
+            n = Long.MAX_VALUE;
+        }
+        return n >= Long.MAX_VALUE / 4 ? -1L : n;
+    }
+
+    /**
+     * Dumps the counters and the cell states of every reachable segment, for debugging.
+     *
+     * @return a multi-line description of the channel's state
+     */
+    @Override
+    public String toString() {
+        long w = senders();
+        StringBuilder sb = new StringBuilder("Channel(capacity=");
+        sb.append(capacity == UNLIMITED ? "unlimited" : String.valueOf(capacity))
+                .append(", senders=")
+                .append(w & COUNT_MASK)
+                .append((w & CLOSED_BIT) != 0 ? ((w & ERROR_BIT) != 0 ? " [error]" : " [done]") : "")
+                .append(", receivers=")
+                .append(receivers());
+        if (capacity > 0) {
+            sb.append(", bufferEnd=").append(bufferEnd());
+        }
+        sb.append(')');
+        int shown = 0;
+        for (Segment s = oldestSegment(); s != null && s != Segment.CLOSED_LIST; s = s.next()) {
+            if (shown++ == 16) {
+                sb.append("\n  ...");
+                break;
+            }
+            sb.append("\n  ").append(s);
+        }
+        return sb.toString();
+    }
+}

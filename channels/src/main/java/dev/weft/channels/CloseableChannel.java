@@ -1,0 +1,78 @@
+package dev.weft.channels;
+
+/**
+ * A channel that can be closed, once, either as done ({@link #done()}: no more values will be
+ * sent, buffered values are still received) or in error ({@link #error(Throwable)}: buffered
+ * values are discarded and every party gets the error).
+ *
+ * <p>Closing a closed channel throws {@link ChannelClosedException} (or, from the {@code
+ * ...OrClosed} forms, returns the original {@link ChannelClosed}). All methods are thread-safe
+ * and never block.
+ */
+public interface CloseableChannel {
+    /**
+     * Closes the channel as done: later sends fail, receivers get the values already sent and then
+     * {@link ChannelDone}.
+     *
+     * @throws ChannelClosedException when the channel is already closed
+     */
+    void done();
+
+    /**
+     * Like {@link #done()}, but returns instead of throwing.
+     *
+     * @return {@code null} when this call closed the channel, otherwise the {@link ChannelClosed}
+     *     that describes how it was closed before
+     */
+    Object doneOrClosed();
+
+    /**
+     * Closes the channel in error: buffered values are discarded, and waiting and later senders and
+     * receivers get {@link ChannelError} with this reason.
+     *
+     * @param reason the cause, not {@code null}
+     * @throws NullPointerException when {@code reason} is {@code null}
+     * @throws ChannelClosedException when the channel is already closed
+     */
+    void error(Throwable reason);
+
+    /**
+     * Like {@link #error(Throwable)}, but returns instead of throwing when already closed.
+     *
+     * @param reason the cause, not {@code null}
+     * @return {@code null} when this call closed the channel, otherwise the {@link ChannelClosed}
+     *     that describes how it was closed before
+     * @throws NullPointerException when {@code reason} is {@code null}
+     */
+    Object errorOrClosed(Throwable reason);
+
+    /**
+     * Whether sending is no longer possible (the channel is done or in error).
+     *
+     * @return {@code true} once the channel is closed
+     */
+    boolean isClosedForSend();
+
+    /**
+     * Whether receiving is no longer possible: the channel is in error, or done with every value
+     * already received.
+     *
+     * @return {@code true} when a receive would return a {@link ChannelClosed}
+     */
+    boolean isClosedForReceive();
+
+    /**
+     * How the channel is closed for sending.
+     *
+     * @return {@code null} when open, otherwise the {@link ChannelClosed} reason
+     */
+    ChannelClosed closedForSend();
+
+    /**
+     * How the channel is closed for receiving.
+     *
+     * @return {@code null} when values may still be received, otherwise the {@link ChannelClosed}
+     *     reason
+     */
+    ChannelClosed closedForReceive();
+}

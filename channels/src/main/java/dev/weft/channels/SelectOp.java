@@ -1,0 +1,202 @@
+package dev.weft.channels;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One running {@code select}: its state word and its registrations.
+ *
+ * <h2>State machine</h2>
+ *
+ * <pre>
+ *   LOCKED ──owner──▶ WAITING ──partner CAS──▶ Selected(k)      (a rendezvous on clause k)
+ *     │  ▲              │  └───closing CAS───▶ ClosedSel(k)      (clause k's channel closed)
+ *     │  └──owner CAS───┘  └───owner CAS─────▶ CANCELLED         (interrupt or timeout)
+ *     ├──owner──▶ Selected(k) / ClosedSel(k)  (completed while registering)
+ *     └──owner──▶ Pending(partner) ──owner CAS──▶ LOCKED
+ *                     └──────partner (helping) CAS──▶ Selected(k)
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code LOCKED}: the owner is registering (it has claimed, or is about to claim, a cell).
+ *       Nobody else may change the state: partners that find one of its registrations wait for the
+ *       owner (never while holding a cell), so a cell the owner claimed can always be completed by
+ *       it. Only the owner writes it, from {@code WAITING} (by CAS) or from {@code Pending}.
+ *   <li>{@code WAITING}: every clause is registered; the owner parks. Partners complete it by CAS to
+ *       {@code Selected(k)}; closing by CAS to {@code ClosedSel(k)}; the owner on interrupt or
+ *       timeout by CAS to {@code CANCELLED}. The successful CAS is the linearization point.
+ *   <li>{@code Pending}: a descriptor. The owner, while {@code LOCKED}, found in its claimed cell the
+ *       registration of another select whose owner is itself registering, and whose id is larger.
+ *       It publishes what it wants (the partner, the cell) and waits. Selects meet in a global
+ *       order of ids: a select only ever waits for one with a larger id, so waiting cannot cycle.
+ *       When the partner (larger id, itself {@code LOCKED}) meets one of this select's
+ *       registrations, it helps: it completes the described rendezvous and moves both states to
+ *       {@code Selected} (this CAS from {@code Pending} is the linearization point of the pair).
+ *       A select meeting a smaller-id registering select that is not waiting for it spins a
+ *       bounded time, then refuses that registration: it kills the cell and asks the other select to
+ *       register that clause again, a one-shot repair that only a concurrently registering select
+ *       can cause.
+ *   <li>{@code Selected(k)}, {@code ClosedSel(k)}, {@code CANCELLED}: terminal. The owner then
+ *       withdraws every other registration by CAS on its cell (counting the cell as cleaned for
+ *       segment removal), so no registration can receive or deliver later.
+ * </ul>
+ */
+final class SelectOp {
+    static final Cells.Marker LOCKED = new Cells.Marker("LOCKED");
+    static final Cells.Marker WAITING = new Cells.Marker("WAITING");
+    static final Cells.Marker CANCELLED = new Cells.Marker("CANCELLED");
+
+    /** Terminal: clause {@code k} completed a rendezvous (or took a buffered value). */
+    static final class Selected {
+        final int k;
+
+        Selected(int k) {
+            this.k = k;
+        }
+
+        @Override
+        public String toString() {
+            return "Selected(" + k + ")";
+        }
+    }
+
+    /** Terminal: clause {@code k}'s channel is closed with {@code reason}. */
+    static final class ClosedSel {
+        final int k;
+        final ChannelClosed reason;
+
+        ClosedSel(int k, ChannelClosed reason) {
+            this.k = k;
+            this.reason = reason;
+        }
+    }
+
+    /** Descriptor: the owner waits for {@code partner} to leave LOCKED, or to help. */
+    static final class Pending {
+        final SelectOp partner;
+        /** The owner's clause and the cell it claimed, holding {@code partner}'s registration. */
+        final int k;
+
+        final int partnerK;
+        final Segment seg;
+        final int i;
+
+        Pending(SelectOp partner, int k, int partnerK, Segment seg, int i) {
+            this.partner = partner;
+            this.k = k;
+            this.partnerK = partnerK;
+            this.seg = seg;
+            this.i = i;
+        }
+    }
+
+    private static final Selected[] SELECTED = new Selected[64];
+
+    static {
+        for (int k = 0; k < SELECTED.length; k++) {
+            SELECTED[k] = new Selected(k);
+        }
+    }
+
+    static Selected selected(int k) {
+        return k < SELECTED.length ? SELECTED[k] : new Selected(k);
+    }
+
+    private static final VarHandle STATE;
+    private static final VarHandle REREGISTER;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(SelectOp.class, "state", Object.class);
+            REREGISTER = l.findVarHandle(SelectOp.class, "reregister", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Orders selects that meet each other; unique among running selects (one per thread). */
+    final long id;
+
+    final Thread owner;
+    final SelectClause<?>[] clauses;
+
+    /** Cell of each clause's current registration (or claim); owner-only. */
+    final Segment[] segs;
+
+    final int[] idx;
+
+    /** The value received by a clause that completed during registration; owner-only. */
+    Object value;
+
+    /** Whether clause k has a live registration; owner-only. */
+    final boolean[] registered;
+
+    /** Invariant: one of the states in the class comment; see there for who writes what. */
+    private volatile Object state = LOCKED;
+
+    /**
+     * Set (then the owner is unparked) when another select refused one of this select's
+     * registrations; the owner clears it and registers the killed clauses again.
+     */
+    private volatile boolean reregister;
+
+    SelectOp(SelectClause<?>[] clauses) {
+        this.owner = Thread.currentThread();
+        this.id = owner.threadId();
+        this.clauses = clauses;
+        this.segs = new Segment[clauses.length];
+        this.idx = new int[clauses.length];
+        this.registered = new boolean[clauses.length];
+    }
+
+    Object state() {
+        return state;
+    }
+
+    boolean casState(Object expected, Object update) {
+        return STATE.compareAndSet(this, expected, update);
+    }
+
+    /** Owner-only write, from LOCKED. */
+    void setState(Object update) {
+        state = update;
+    }
+
+    static boolean isLocked(Object s) {
+        return s == LOCKED || s instanceof Pending;
+    }
+
+    static boolean isTerminal(Object s) {
+        return s instanceof Selected || s instanceof ClosedSel || s == CANCELLED;
+    }
+
+    int clauseIndexOf(Channel<?> ch) {
+        SelectClause<?>[] cs = clauses;
+        for (int k = 0; k < cs.length; k++) {
+            if (cs[k].channel() == ch) {
+                return k;
+            }
+        }
+        throw new IllegalStateException("select has no clause on " + ch);
+    }
+
+    void wake() {
+        LockSupport.unpark(owner);
+    }
+
+    void requestReregistration() {
+        reregister = true;
+        wake();
+    }
+
+    boolean takeReregisterRequest() {
+        return reregister && REREGISTER.compareAndSet(this, true, false);
+    }
+
+    @Override
+    public String toString() {
+        return "Select#" + id + "(" + state + ")";
+    }
+}

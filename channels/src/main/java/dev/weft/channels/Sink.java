@@ -1,0 +1,116 @@
+package dev.weft.channels;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * The sending side of a channel.
+ *
+ * <p>Blocking sends wait with {@link java.util.concurrent.locks.LockSupport}, so they never pin a
+ * virtual thread's carrier. Every blocking send is atomic with respect to interruption and
+ * timeout: when it throws {@link InterruptedException} or times out, it delivered nothing.
+ *
+ * @param <T> the type of values
+ */
+public interface Sink<T> extends CloseableChannel {
+    /**
+     * Returned by {@link #trySendOrClosed(Object)} and {@link #trySendOrClosed(Object, Duration)}
+     * when the value was not sent (no receiver and no buffer space, or the timeout elapsed).
+     */
+    Object NOT_SENT = new Object() {
+        @Override
+        public String toString() {
+            return "NOT_SENT";
+        }
+    };
+
+    /**
+     * Sends a value, waiting until a receiver takes it (rendezvous) or there is buffer space.
+     *
+     * @param value the value, not {@code null}
+     * @throws InterruptedException when interrupted while waiting; nothing was delivered
+     * @throws ChannelClosedException when the channel is closed
+     * @throws NullPointerException when {@code value} is {@code null}
+     */
+    void send(T value) throws InterruptedException;
+
+    /**
+     * Like {@link #send(Object)}, but returns the closed state instead of throwing.
+     *
+     * @param value the value, not {@code null}
+     * @return {@code null} when sent, or a {@link ChannelClosed}
+     * @throws InterruptedException when interrupted while waiting; nothing was delivered
+     * @throws NullPointerException when {@code value} is {@code null}
+     */
+    Object sendOrClosed(T value) throws InterruptedException;
+
+    /**
+     * Sends a value if that is possible right now: a receiver is waiting, or there is buffer
+     * space. Never blocks.
+     *
+     * @param value the value, not {@code null}
+     * @return {@code true} when sent, {@code false} when it would have to wait
+     * @throws ChannelClosedException when the channel is closed
+     * @throws NullPointerException when {@code value} is {@code null}
+     */
+    boolean trySend(T value);
+
+    /**
+     * Like {@link #trySend(Object)}, but returns the closed state instead of throwing.
+     *
+     * @param value the value, not {@code null}
+     * @return {@code null} when sent, {@link #NOT_SENT} when it would have to wait, or a {@link
+     *     ChannelClosed}
+     * @throws NullPointerException when {@code value} is {@code null}
+     */
+    Object trySendOrClosed(T value);
+
+    /**
+     * Sends a value, waiting at most {@code timeout} (like {@link
+     * java.util.concurrent.BlockingQueue#offer(Object, long, java.util.concurrent.TimeUnit)}). On
+     * timeout the waiting send is withdrawn exactly like an interrupted one: nothing is delivered.
+     * No helper thread is used.
+     *
+     * @param value the value, not {@code null}
+     * @param timeout how long to wait; not {@code null}, not negative; zero means do not wait
+     * @return {@code true} when sent, {@code false} on timeout
+     * @throws InterruptedException when interrupted while waiting; nothing was delivered
+     * @throws ChannelClosedException when the channel is closed
+     * @throws NullPointerException when {@code value} or {@code timeout} is {@code null}
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     */
+    boolean trySend(T value, Duration timeout) throws InterruptedException;
+
+    /**
+     * Like {@link #trySend(Object, Duration)}, but returns the closed state instead of throwing.
+     *
+     * @param value the value, not {@code null}
+     * @param timeout how long to wait; not {@code null}, not negative
+     * @return {@code null} when sent, {@link #NOT_SENT} on timeout, or a {@link ChannelClosed}
+     * @throws InterruptedException when interrupted while waiting; nothing was delivered
+     * @throws NullPointerException when {@code value} or {@code timeout} is {@code null}
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     */
+    Object trySendOrClosed(T value, Duration timeout) throws InterruptedException;
+
+    /**
+     * A select clause that sends {@code value} to this channel; the select returns {@code null}.
+     *
+     * @param value the value, not {@code null}
+     * @return a new clause
+     * @throws NullPointerException when {@code value} is {@code null}
+     */
+    SelectClause<Void> sendClause(T value);
+
+    /**
+     * A select clause that sends {@code value} to this channel; the select returns what {@code
+     * callback} supplies once the value is sent.
+     *
+     * @param value the value, not {@code null}
+     * @param callback called on the selecting thread after the value was sent
+     * @param <U> the select's result type
+     * @return a new clause
+     * @throws NullPointerException when {@code value} is {@code null}
+     */
+    <U> SelectClause<U> sendClause(T value, Supplier<U> callback);
+}

@@ -1,0 +1,130 @@
+package dev.weft.channels;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The receiving side of a channel.
+ *
+ * <p>Blocking receives wait with {@link java.util.concurrent.locks.LockSupport}, so they never pin
+ * a virtual thread's carrier. Every blocking receive is atomic with respect to interruption and
+ * timeout: when it throws {@link InterruptedException} or times out, it consumed nothing.
+ *
+ * @param <T> the type of values
+ */
+public interface Source<T> extends CloseableChannel {
+    /**
+     * Receives a value, waiting until one is available.
+     *
+     * @return the value
+     * @throws InterruptedException when interrupted while waiting; nothing was consumed
+     * @throws ChannelClosedException when the channel is done (and drained) or in error
+     */
+    T receive() throws InterruptedException;
+
+    /**
+     * Receives a value, waiting until one is available; returns the closed state instead of
+     * throwing.
+     *
+     * @return the value, or a {@link ChannelClosed} when the channel is done (and drained) or in
+     *     error
+     * @throws InterruptedException when interrupted while waiting; nothing was consumed
+     */
+    Object receiveOrClosed() throws InterruptedException;
+
+    /**
+     * Receives a value if one is available right now: a buffered value or a waiting sender.
+     * Never blocks.
+     *
+     * @return the value, or {@code null} when none is available now
+     * @throws ChannelClosedException when the channel is done (and drained) or in error
+     */
+    T tryReceive();
+
+    /**
+     * Like {@link #tryReceive()}, but returns the closed state instead of throwing.
+     *
+     * @return the value, {@code null} when none is available now, or a {@link ChannelClosed}
+     */
+    Object tryReceiveOrClosed();
+
+    /**
+     * Receives a value, waiting at most {@code timeout} for one (like {@link
+     * java.util.concurrent.BlockingQueue#poll(long, java.util.concurrent.TimeUnit)}). On timeout
+     * the waiting receive is withdrawn exactly like an interrupted one: nothing is consumed. No
+     * helper thread is used.
+     *
+     * @param timeout how long to wait; not {@code null}, not negative; zero means do not wait
+     * @return the value, or {@code null} on timeout
+     * @throws InterruptedException when interrupted while waiting; nothing was consumed
+     * @throws ChannelClosedException when the channel is done (and drained) or in error
+     * @throws NullPointerException when {@code timeout} is {@code null}
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     */
+    T tryReceive(Duration timeout) throws InterruptedException;
+
+    /**
+     * Like {@link #tryReceive(Duration)}, but returns the closed state instead of throwing.
+     *
+     * @param timeout how long to wait; not {@code null}, not negative
+     * @return the value, {@code null} on timeout, or a {@link ChannelClosed}
+     * @throws InterruptedException when interrupted while waiting; nothing was consumed
+     * @throws NullPointerException when {@code timeout} is {@code null}
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     */
+    Object tryReceiveOrClosed(Duration timeout) throws InterruptedException;
+
+    /**
+     * A select clause that receives a value from this channel; the select returns the value.
+     *
+     * @return a new clause
+     */
+    SelectClause<T> receiveClause();
+
+    /**
+     * A select clause that receives a value from this channel; the select returns {@code
+     * callback} applied to it.
+     *
+     * @param callback applied to the received value, on the selecting thread
+     * @param <U> the select's result type
+     * @return a new clause
+     */
+    <U> SelectClause<U> receiveClause(Function<T, U> callback);
+
+    /**
+     * Receives every value and passes it to {@code consumer}, until the channel is done.
+     *
+     * @param consumer called with each value, in order
+     * @throws InterruptedException when interrupted while waiting
+     * @throws ChannelErrorException when the channel is closed in error
+     */
+    @SuppressWarnings("unchecked")
+    default void forEach(Consumer<T> consumer) throws InterruptedException {
+        while (true) {
+            Object r = receiveOrClosed();
+            if (r instanceof ChannelDone) {
+                return;
+            }
+            if (r instanceof ChannelError e) {
+                throw e.toException();
+            }
+            consumer.accept((T) r);
+        }
+    }
+
+    /**
+     * Receives every value until the channel is done and returns them in order.
+     *
+     * @return the received values
+     * @throws InterruptedException when interrupted while waiting
+     * @throws ChannelErrorException when the channel is closed in error
+     */
+    default List<T> toList() throws InterruptedException {
+        List<T> list = new ArrayList<>();
+        forEach(list::add);
+        return list;
+    }
+}
