@@ -20,8 +20,8 @@ final class Waiting {
     /** Returned by the await methods when the deadline passed. */
     static final Cells.Marker TIMED_OUT = new Cells.Marker("AWAIT_TIMED_OUT");
 
-    static final int VIRTUAL_SPINS = Integer.getInteger("weft.spins.virtual", 64);
-    static final int PLATFORM_SPINS = Integer.getInteger("weft.spins.platform", 1024);
+    static final int VIRTUAL_SPINS = Integer.getInteger("weft.spins.virtual", 32);
+    static final int PLATFORM_SPINS = Integer.getInteger("weft.spins.platform", 256);
 
     /** Spins before a thread gives up its core in a busy-wait for a transient state. */
     private static final int BACKOFF_SPINS = 64;
@@ -47,6 +47,9 @@ final class Waiting {
             Object st = seg.state(i);
             if (!holds(st, me)) {
                 return st;
+            }
+            if ((spins & 15) == 0 && deadline != 0L && deadline - System.nanoTime() <= 0L) {
+                return TIMED_OUT;
             }
             Thread.onSpinWait();
         }
