@@ -9,6 +9,8 @@ import static dev.weft.channels.Cells.INTERRUPTED_RCV;
 import static dev.weft.channels.Cells.INTERRUPTED_SEND;
 import static dev.weft.channels.Cells.IN_BUFFER;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
@@ -117,6 +119,18 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     /** Spins before a registering select refuses a smaller-id registering select. */
     private static final int REFUSE_AFTER = 256;
+
+    private static final VarHandle CLOSE_REASON;
+
+    static {
+        try {
+            CLOSE_REASON =
+                    MethodHandles.lookup()
+                            .findVarHandle(Channel.class, "closeReason", ChannelClosed.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     private final int capacity;
@@ -1022,18 +1036,6 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     public Object errorOrClosed(Throwable reason) {
         Objects.requireNonNull(reason, "reason");
         return close(new ChannelError(reason, this));
-    }
-
-    private static final java.lang.invoke.VarHandle CLOSE_REASON;
-
-    static {
-        try {
-            CLOSE_REASON =
-                    java.lang.invoke.MethodHandles.lookup()
-                            .findVarHandle(Channel.class, "closeReason", ChannelClosed.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
     }
 
     private Object close(ChannelClosed reason) {

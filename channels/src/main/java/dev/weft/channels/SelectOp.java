@@ -93,12 +93,6 @@ final class SelectOp {
 
     private static final Selected[] SELECTED = new Selected[64];
 
-    static {
-        for (int k = 0; k < SELECTED.length; k++) {
-            SELECTED[k] = new Selected(k);
-        }
-    }
-
     static Selected selected(int k) {
         return k < SELECTED.length ? SELECTED[k] : new Selected(k);
     }
@@ -113,6 +107,9 @@ final class SelectOp {
             REREGISTER = l.findVarHandle(SelectOp.class, "reregister", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
+        }
+        for (int k = 0; k < SELECTED.length; k++) {
+            SELECTED[k] = new Selected(k);
         }
     }
 
