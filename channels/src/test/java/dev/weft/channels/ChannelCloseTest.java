@@ -1,0 +1,385 @@
+package dev.weft.channels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** done() and error(): what senders, receivers and the closed-state queries see. */
+@Timeout(60)
+class ChannelCloseTest {
+
+    private static void fill(Channel<Integer> ch, int n) throws InterruptedException {
+        for (int i = 0; i < n; i++) {
+            ch.send(i);
+        }
+    }
+
+    // ---------------------------------------------------------------- closing twice, bad input
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void doneOrClosedReturnsNullWhenItClosesAndTheExistingReasonAfterwards(Capacity capacity) {
+        Channel<Integer> ch = capacity.newChannel();
+        assertNull(ch.doneOrClosed());
+        ChannelDone done = assertInstanceOf(ChannelDone.class, ch.doneOrClosed());
+        assertSame(ch, done.channel());
+        assertEquals(new ChannelDone(ch), ch.errorOrClosed(new RuntimeException("late")));
+        assertThrows(ChannelClosedException.class, ch::done);
+        assertThrows(ChannelClosedException.class, () -> ch.error(new RuntimeException("late")));
+        // the first close wins
+        assertEquals(new ChannelDone(ch), ch.closedForSend());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void errorOrClosedReturnsNullWhenItClosesAndTheExistingReasonAfterwards(Capacity capacity) {
+        Channel<Integer> ch = capacity.newChannel();
+        RuntimeException first = new RuntimeException("first");
+        assertNull(ch.errorOrClosed(first));
+        ChannelError error = assertInstanceOf(ChannelError.class, ch.errorOrClosed(new RuntimeException("second")));
+        assertSame(first, error.cause());
+        assertSame(ch, error.channel());
+        assertEquals(new ChannelError(first, ch), ch.doneOrClosed());
+        assertThrows(ChannelClosedException.class, ch::done);
+        assertThrows(ChannelClosedException.class, () -> ch.error(new RuntimeException("third")));
+        assertEquals(new ChannelError(first, ch), ch.closedForSend());
+        assertEquals(new ChannelError(first, ch), ch.closedForReceive());
+    }
+
+    @Test
+    void doneThenDoneThrows() {
+        Channel<Integer> ch = Channel.newBufferedDefaultChannel();
+        ch.done();
+        assertThrows(ChannelClosedException.class, ch::done);
+        Channel<Integer> ch2 = Channel.newRendezvousChannel();
+        ch2.error(new RuntimeException());
+        assertThrows(ChannelClosedException.class, ch2::done);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void errorWithNullIsRejectedAndDoesNotClose(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        assertThrows(NullPointerException.class, () -> ch.error(null));
+        assertThrows(NullPointerException.class, () -> ch.errorOrClosed(null));
+        assertFalse(ch.isClosedForSend());
+        assertFalse(ch.isClosedForReceive());
+        Forked<Integer> receiver = Forked.virtual(ch::receive);
+        ch.send(1);
+        assertEquals(1, receiver.get());
+    }
+
+    // ---------------------------------------------------------------- state queries
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void closedStateOfAnOpenChannel(Capacity capacity) {
+        Channel<Integer> ch = capacity.newChannel();
+        assertFalse(ch.isClosedForSend());
+        assertFalse(ch.isClosedForReceive());
+        assertNull(ch.closedForSend());
+        assertNull(ch.closedForReceive());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void doneOnAnEmptyChannelClosesBothSides(Capacity capacity) {
+        Channel<Integer> ch = capacity.newChannel();
+        ch.done();
+        assertTrue(ch.isClosedForSend());
+        assertTrue(ch.isClosedForReceive());
+        assertEquals(new ChannelDone(ch), ch.closedForSend());
+        assertEquals(new ChannelDone(ch), ch.closedForReceive());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void doneDrainsBufferedValuesThenReportsDone(Capacity capacity) throws Exception {
+        assumeTrue(!capacity.isRendezvous());
+        Channel<Integer> ch = capacity.newChannel();
+        int n = Math.min(capacity.fillableWithoutReceiver(), 50);
+        fill(ch, n);
+        ch.done();
+        assertTrue(ch.isClosedForSend());
+        assertEquals(new ChannelDone(ch), ch.closedForSend());
+        for (int i = 0; i < n; i++) {
+            assertFalse(ch.isClosedForReceive(), "values are left");
+            assertNull(ch.closedForReceive());
+            assertEquals(i, switch (i % 4) {
+                case 0 -> ch.receive();
+                case 1 -> ch.receiveOrClosed();
+                case 2 -> ch.tryReceive();
+                default -> ch.tryReceiveOrClosed();
+            });
+        }
+        assertTrue(ch.isClosedForReceive());
+        assertEquals(new ChannelDone(ch), ch.closedForReceive());
+        assertThrows(ChannelDoneException.class, ch::receive);
+        assertThrows(ChannelDoneException.class, ch::tryReceive);
+        assertEquals(new ChannelDone(ch), ch.receiveOrClosed());
+        assertEquals(new ChannelDone(ch), ch.tryReceiveOrClosed());
+    }
+
+    /** A send refused because the channel is done must not count as a value still to receive. */
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void refusedSendsDoNotKeepADoneChannelOpenForReceive(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        if (!capacity.isRendezvous()) {
+            ch.send(1);
+        }
+        ch.done();
+        assertThrows(ChannelDoneException.class, () -> ch.send(2));
+        assertEquals(new ChannelDone(ch), ch.trySendOrClosed(3));
+        assertEquals(new ChannelDone(ch), assertDoesNotThrowInterrupted(() -> ch.sendOrClosed(4)));
+        if (!capacity.isRendezvous()) {
+            assertFalse(ch.isClosedForReceive());
+            assertEquals(1, ch.receive());
+        }
+        assertTrue(ch.isClosedForReceive(), "done and drained: " + ch);
+        assertEquals(new ChannelDone(ch), ch.closedForReceive());
+        assertEquals(new ChannelDone(ch), ch.tryReceiveOrClosed());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void rendezvousSenderWaitingBeforeDoneIsStillReceived(ThreadKind kind) throws Exception {
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        Forked<Void> s1 = Forked.run(kind, () -> ch.send(1)).awaitBlocked();
+        Forked<Object> s2 = Forked.start(kind, () -> ch.sendOrClosed(2)).awaitBlocked();
+        ch.done();
+        assertTrue(ch.isClosedForSend());
+        assertFalse(ch.isClosedForReceive(), "waiting senders' values are still to be received");
+        assertNull(ch.closedForReceive());
+        assertThrows(ChannelDoneException.class, () -> ch.send(3));
+        assertEquals(1, ch.receive());
+        assertEquals(2, ch.receiveOrClosed());
+        s1.get();
+        assertNull(s2.get());
+        assertTrue(ch.isClosedForReceive());
+        assertEquals(new ChannelDone(ch), ch.receiveOrClosed());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void sendersWaitingAtDoneEitherDeliverOrFailConsistently(Capacity capacity) throws Exception {
+        assumeTrue(capacity.isBounded());
+        Channel<Integer> ch = capacity.newChannel();
+        int cap = capacity.buffer();
+        fill(ch, cap);
+        List<Forked<Object>> senders = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            int v = 1000 + i;
+            senders.add(Forked.virtual(() -> ch.sendOrClosed(v)).awaitBlocked());
+        }
+        ch.done();
+        List<Integer> received = new ArrayList<>();
+        while (true) {
+            Object r = ch.receiveOrClosed();
+            if (r instanceof ChannelDone) {
+                break;
+            }
+            received.add((Integer) r);
+        }
+        for (int i = 0; i < cap; i++) {
+            assertEquals(i, received.get(i), "buffered values first, in order");
+        }
+        Set<Integer> delivered = new HashSet<>(received.subList(cap, received.size()));
+        assertEquals(received.size() - cap, delivered.size(), "duplicates in " + received);
+        for (int i = 0; i < 4; i++) {
+            Object outcome = senders.get(i).get();
+            int v = 1000 + i;
+            if (outcome == null) {
+                assertTrue(delivered.remove(v), v + " was sent but not received: " + received);
+            } else {
+                assertEquals(new ChannelDone(ch), outcome);
+                assertFalse(delivered.contains(v), v + " was refused but received");
+            }
+        }
+        assertTrue(delivered.isEmpty(), "received values nobody sent: " + delivered);
+        if (capacity.isRendezvous()) {
+            assertEquals(List.of(1000, 1001, 1002, 1003), received, "rendezvous senders that waited are received");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void errorDiscardsBufferedValues(Capacity capacity) throws Exception {
+        assumeTrue(!capacity.isRendezvous());
+        Channel<Integer> ch = capacity.newChannel();
+        fill(ch, Math.min(capacity.fillableWithoutReceiver(), 50));
+        RuntimeException boom = new RuntimeException("boom");
+        ch.error(boom);
+        assertTrue(ch.isClosedForSend());
+        assertTrue(ch.isClosedForReceive());
+        assertEquals(new ChannelError(boom, ch), ch.closedForSend());
+        assertEquals(new ChannelError(boom, ch), ch.closedForReceive());
+        assertEquals(new ChannelError(boom, ch), ch.tryReceiveOrClosed());
+        assertEquals(new ChannelError(boom, ch), ch.receiveOrClosed());
+        assertSame(boom, assertThrows(ChannelErrorException.class, ch::receive).getCause());
+        assertSame(boom, assertThrows(ChannelErrorException.class, ch::tryReceive).getCause());
+    }
+
+    // ---------------------------------------------------------------- waking waiters
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void waitingReceiversAreWokenByDone(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        Forked<Object> r1 = Forked.virtual(ch::receiveOrClosed).awaitBlocked();
+        Forked<Object> r2 = Forked.platform(ch::receiveOrClosed).awaitBlocked();
+        Forked<Integer> r3 = Forked.virtual(ch::receive).awaitBlocked();
+        ch.done();
+        assertEquals(new ChannelDone(ch), r1.get());
+        assertEquals(new ChannelDone(ch), r2.get());
+        assertInstanceOf(ChannelDoneException.class, r3.failure());
+        assertTrue(ch.isClosedForReceive());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void waitingReceiversAreWokenByError(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        Forked<Object> r1 = Forked.virtual(ch::receiveOrClosed).awaitBlocked();
+        Forked<Object> r2 = Forked.platform(ch::receiveOrClosed).awaitBlocked();
+        Forked<Integer> r3 = Forked.virtual(ch::receive).awaitBlocked();
+        Error boom = new AssertionError("boom");
+        ch.error(boom);
+        assertEquals(new ChannelError(boom, ch), r1.get());
+        assertEquals(new ChannelError(boom, ch), r2.get());
+        assertSame(boom, assertInstanceOf(ChannelErrorException.class, r3.failure()).getCause());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void waitingSendersAreWokenByError(Capacity capacity) throws Exception {
+        assumeTrue(capacity.isBounded());
+        Channel<Integer> ch = capacity.newChannel();
+        fill(ch, capacity.buffer());
+        Forked<Object> s1 = Forked.virtual(() -> ch.sendOrClosed(-1)).awaitBlocked();
+        Forked<Void> s2 = Forked.run(ThreadKind.PLATFORM, () -> ch.send(-2)).awaitBlocked();
+        Forked<Void> s3 = Forked.run(ThreadKind.VIRTUAL, () -> ch.send(-3)).awaitBlocked();
+        RuntimeException boom = new RuntimeException("boom");
+        ch.error(boom);
+        ChannelError error = assertInstanceOf(ChannelError.class, s1.get());
+        assertSame(boom, error.cause());
+        assertSame(ch, error.channel());
+        assertSame(boom, assertInstanceOf(ChannelErrorException.class, s2.failure()).getCause());
+        assertSame(boom, assertInstanceOf(ChannelErrorException.class, s3.failure()).getCause());
+        assertEquals(new ChannelError(boom, ch), ch.receiveOrClosed());
+    }
+
+    // ---------------------------------------------------------------- operations after close
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void sendAfterDoneFails(Capacity capacity) {
+        Channel<Integer> ch = capacity.newChannel();
+        ch.done();
+        assertThrows(ChannelDoneException.class, () -> ch.send(1));
+        assertThrows(ChannelDoneException.class, () -> ch.trySend(1));
+        assertEquals(new ChannelDone(ch), assertDoesNotThrowInterrupted(() -> ch.sendOrClosed(1)));
+        assertEquals(new ChannelDone(ch), ch.trySendOrClosed(1));
+        assertEquals(new ChannelDone(ch), assertDoesNotThrowInterrupted(ch::receiveOrClosed));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void sendAfterErrorFailsWithTheCause(Capacity capacity) {
+        Channel<Integer> ch = capacity.newChannel();
+        Exception boom = new java.io.IOException("boom");
+        ch.error(boom);
+        assertSame(boom, assertThrows(ChannelErrorException.class, () -> ch.send(1)).getCause());
+        assertSame(boom, assertThrows(ChannelErrorException.class, () -> ch.trySend(1)).getCause());
+        assertEquals(new ChannelError(boom, ch), assertDoesNotThrowInterrupted(() -> ch.sendOrClosed(1)));
+        assertEquals(new ChannelError(boom, ch), ch.trySendOrClosed(1));
+    }
+
+    @Test
+    void closedValuesConvertToTheirExceptions() {
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        assertInstanceOf(ChannelDoneException.class, new ChannelDone(ch).toException());
+        RuntimeException boom = new RuntimeException();
+        ChannelClosedException e = new ChannelError(boom, ch).toException();
+        assertInstanceOf(ChannelErrorException.class, e);
+        assertSame(boom, e.getCause());
+    }
+
+    // ---------------------------------------------------------------- forEach / toList
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void toListCollectsEverythingUntilDone(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        Forked<Void> producer = Forked.run(ThreadKind.VIRTUAL, () -> {
+            for (int i = 0; i < 300; i++) {
+                ch.send(i);
+            }
+            ch.done();
+        });
+        List<Integer> list = ch.toList();
+        producer.get();
+        assertEquals(300, list.size());
+        for (int i = 0; i < 300; i++) {
+            assertEquals(i, list.get(i));
+        }
+        assertEquals(List.of(), ch.toList());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void forEachSeesEveryValueAndToListFailsOnError(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        Forked<Void> producer = Forked.run(ThreadKind.PLATFORM, () -> {
+            for (int i = 0; i < 100; i++) {
+                ch.send(i);
+            }
+            ch.done();
+        });
+        List<Integer> seen = new ArrayList<>();
+        ch.forEach(seen::add);
+        producer.get();
+        assertEquals(100, seen.size());
+        assertEquals(99, seen.get(99));
+
+        Channel<Integer> failing = capacity.newChannel();
+        RuntimeException boom = new RuntimeException("boom");
+        Forked<List<Integer>> collector = Forked.virtual(failing::toList);
+        failing.send(1);
+        collector.awaitBlocked();
+        failing.error(boom);
+        Throwable t = collector.failure();
+        assertNotNull(t);
+        assertSame(boom, assertInstanceOf(ChannelErrorException.class, t).getCause());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private interface InterruptibleSupplier<T> {
+        T get() throws InterruptedException;
+    }
+
+    private static <T> T assertDoesNotThrowInterrupted(InterruptibleSupplier<T> s) {
+        try {
+            return s.get();
+        } catch (InterruptedException e) {
+            return fail(e);
+        }
+    }
+}
