@@ -355,6 +355,7 @@ public final class RandomStress {
                 int which = !aOpen ? 1 : !bOpen ? 0 : r.nextInt(2);
                 Channel<Long> ch = which == 0 ? a : b;
                 Object o = null;
+                boolean mayBeNull = false; // only try-ops, timed ops and interrupted ops yield nothing
                 try {
                     switch (RECEIVE_OPS.charAt(r.nextInt(RECEIVE_OPS.length())) - '0') {
                         case 0 -> o = ch.receiveOrClosed();
@@ -366,12 +367,14 @@ public final class RandomStress {
                             }
                         }
                         case 2 -> {
+                            mayBeNull = true;
                             o = ch.tryReceiveOrClosed();
                             if (o == null) {
                                 TRY_FAILED.increment();
                             }
                         }
                         case 3 -> {
+                            mayBeNull = true;
                             o = ch.tryReceiveOrClosed(Duration.ofNanos(r.nextInt(200_000)));
                             if (o == null) {
                                 TIMEOUTS.increment();
@@ -385,6 +388,7 @@ public final class RandomStress {
                                 if (!TIMED_SELECTS || r.nextBoolean()) {
                                     o = r.nextBoolean() ? Select.selectOrClosed(ca, cb) : Select.selectOrClosed(cb, ca);
                                 } else {
+                                    mayBeNull = true;
                                     o = Select.selectOrClosedWithin(Duration.ofNanos(r.nextInt(300_000)), null, ca, cb);
                                     if (o == null) {
                                         TIMEOUTS.increment();
@@ -401,6 +405,10 @@ public final class RandomStress {
                     clearFlag();
                 } catch (InterruptedException e) {
                     INTERRUPTED_OPS.increment();
+                    mayBeNull = true;
+                }
+                if (o == null && !mayBeNull) {
+                    fail("consumer " + id + ": a blocking receive or select returned null instead of a value");
                 }
                 if (o instanceof Long v) {
                     out.add(v);

@@ -19,6 +19,11 @@ import org.openjdk.jcstress.infra.results.IIIIII_Result;
  * buffer by one more cell, so the capacity is not lost. The arbiter checks both: what is buffered
  * and that one more value still fits.
  *
+ *
+ * <p>jcstress runs at most as many actors as there are CPUs (2 here), so the interrupting thread
+ * is also the resuming one: it interrupts the waiter and immediately tries to resume it. The
+ * waiter's withdrawal CAS (after it wakes) races the resumer's CAS on the same cell.
+ *
  * <p>Result: (send: 1 sent / -4 interrupted, received, sender's interrupt flag after its
  * operation, arbiter tryReceive, arbiter trySend(3), arbiter tryReceive).
  *
@@ -55,16 +60,12 @@ public class BufferExpansionVsInterruptedSender {
 
     @Actor
     public void receiver(IIIIII_Result r) {
+        interruption.interrupt();
         try {
             r.r2 = ch.receive();
         } catch (InterruptedException e) {
             r.r2 = Codes.INTERRUPTED;
         }
-    }
-
-    @Actor
-    public void interrupter() {
-        interruption.interrupt();
     }
 
     @Arbiter

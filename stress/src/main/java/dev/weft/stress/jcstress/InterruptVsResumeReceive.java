@@ -18,6 +18,11 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * if the interrupt won, the receive consumed nothing, so the value is still there for a second
  * (timed, 5 s) receive.
  *
+ *
+ * <p>jcstress runs at most as many actors as there are CPUs (2 here), so the interrupting thread
+ * is also the resuming one: it interrupts the waiter and immediately tries to resume it. The
+ * waiter's withdrawal CAS (after it wakes) races the resumer's CAS on the same cell.
+ *
  * <p>Result: (first receive: value / -4 interrupted, interrupt flag after it, second receive: 0
  * not attempted / value / -5 timed out, send completed).
  *
@@ -57,16 +62,12 @@ public class InterruptVsResumeReceive {
 
     @Actor
     public void sender(IIII_Result r) {
+        interruption.interrupt();
         try {
             ch.send(1);
             r.r4 = 1;
         } catch (InterruptedException e) {
             r.r4 = Codes.INTERRUPTED;
         }
-    }
-
-    @Actor
-    public void interrupter() {
-        interruption.interrupt();
     }
 }

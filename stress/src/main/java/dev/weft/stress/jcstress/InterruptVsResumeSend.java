@@ -19,6 +19,11 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * interrupt won, the send throws {@code InterruptedException} having delivered nothing, and then
  * sends 2 (timed, 5 s) so that the receiver still terminates.
  *
+ *
+ * <p>jcstress runs at most as many actors as there are CPUs (2 here), so the interrupting thread
+ * is also the resuming one: it interrupts the waiter and immediately tries to resume it. The
+ * waiter's withdrawal CAS (after it wakes) races the resumer's CAS on the same cell.
+ *
  * <p>Result: (first send: 1 sent / -4 interrupted, interrupt flag after it, second send: 0 not
  * attempted / 1 sent / -5 timed out, value received).
  *
@@ -58,15 +63,11 @@ public class InterruptVsResumeSend {
 
     @Actor
     public void receiver(IIII_Result r) {
+        interruption.interrupt();
         try {
             r.r4 = ch.receive();
         } catch (InterruptedException e) {
             r.r4 = Codes.INTERRUPTED;
         }
-    }
-
-    @Actor
-    public void interrupter() {
-        interruption.interrupt();
     }
 }

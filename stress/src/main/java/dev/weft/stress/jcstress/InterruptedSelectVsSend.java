@@ -19,6 +19,11 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * fails and both registrations are withdrawn; if the sender wins, the select returns 2 (and the
  * interrupt flag is re-set if it arrived meanwhile).
  *
+ *
+ * <p>jcstress runs at most as many actors as there are CPUs (2 here), so the interrupting thread
+ * is also the resuming one: it interrupts the waiter and immediately tries to resume it. The
+ * waiter's withdrawal CAS (after it wakes) races the resumer's CAS on the same cell.
+ *
  * <p>Result: (select: 2 / -4 interrupted, interrupt flag after it, b.trySend, arbiter
  * a.trySend + b.trySend (must be 0: no registration left)).
  *
@@ -50,12 +55,8 @@ public class InterruptedSelectVsSend {
 
     @Actor
     public void sender(IIII_Result r) {
-        r.r3 = Codes.bool(b.trySend(2));
-    }
-
-    @Actor
-    public void interrupter() {
         interruption.interrupt();
+        r.r3 = Codes.bool(b.trySend(2));
     }
 
     @Arbiter

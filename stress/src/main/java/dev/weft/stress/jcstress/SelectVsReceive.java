@@ -14,16 +14,17 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Race: select vs receive. A select sends 1 to rendezvous channel {@code a} or 2 to rendezvous
- * channel {@code b}; a blocking {@code a.receive()} and a non-blocking {@code b.tryReceive()} race
- * for it. Exactly one clause may complete: if the select reports {@code b}, the value 1 must not
- * have been delivered to {@code a}'s receiver (its registration in {@code a} was withdrawn), so the
- * selecting thread then releases that receiver with a timed {@code a.trySend(99)}.
+ * channel {@code b}. The other thread first tries {@code b.tryReceive()} (succeeds only if the
+ * select is registered in {@code b}) and then receives from {@code a} (timed, 5 s). Exactly one
+ * clause completes: if {@code b.tryReceive} got 2, the select's registration in {@code a} is dead
+ * and must not hand 1 to the receiver; the selecting thread then sends 99 on {@code a} to release
+ * it. Otherwise the receiver on {@code a} gets 1.
  *
- * <p>Result: (select: clause 1 = a / 2 = b, a.receive, b.tryReceive, release send: 0 not needed /
- * 1 sent / -5 timed out).
+ * <p>Result: (select clause: 1 = a, 2 = b, a receive (-5 timeout), b.tryReceive, release send: 0
+ * not needed / 1 sent / -5 timed out).
  */
 @JCStressTest
-@Outcome(id = "1, 1, 0, 0", expect = ACCEPTABLE, desc = "a's receiver took 1")
+@Outcome(id = "1, 1, 0, 0", expect = ACCEPTABLE, desc = "b.tryReceive found no select; a's receiver took 1")
 @Outcome(id = "2, 99, 2, 1", expect = ACCEPTABLE_INTERESTING, desc = "b.tryReceive met the registered select")
 @State
 public class SelectVsReceive {
@@ -44,16 +45,15 @@ public class SelectVsReceive {
     }
 
     @Actor
-    public void receiverA(IIII_Result r) {
+    public void receiver(IIII_Result r) {
+        r.r3 = Codes.of(b.tryReceive());
         try {
-            r.r2 = a.receive();
+            r.r2 = Codes.of(a.tryReceive(Duration.ofSeconds(5)));
+            if (r.r2 == Codes.NONE) {
+                r.r2 = Codes.TIMEOUT;
+            }
         } catch (InterruptedException e) {
             r.r2 = Codes.INTERRUPTED;
         }
-    }
-
-    @Actor
-    public void receiverB(IIII_Result r) {
-        r.r3 = Codes.of(b.tryReceive());
     }
 }

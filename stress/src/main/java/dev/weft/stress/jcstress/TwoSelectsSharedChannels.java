@@ -5,29 +5,36 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import dev.weft.channels.Channel;
 import dev.weft.channels.Select;
 import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Race: two selects registered in the same two rendezvous channels {@code a} and {@code b} (in
- * opposite orders), with one blocking sender on each channel. Each sender must complete exactly
- * one of the selects; a select that already won elsewhere must be skipped (its other registration
- * is stale) rather than consume a second value, and no value may be handed to both.
+ * Race: two selects on the same two channels, in opposite clause orders. Buffered (1) channels
+ * {@code a} (holding 1) and {@code b} (holding 2); each select receives from both. They race for
+ * the same buffered cells (and each may find the other's cell taken and move on); each must get
+ * exactly one value, never the same one, and both channels must end up empty and usable.
  *
- * <p>Result: (value got by select 1, value got by select 2).
+ * <p>Result: (select 1, select 2, arbiter a.trySend + b.trySend (2 = both have room again),
+ * arbiter a.tryReceive + b.tryReceive of what it just sent (3 + 4 = 7)).
  */
 @JCStressTest
-@Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "select 1 got a's value")
-@Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "select 1 got b's value")
+@Outcome(id = "1, 2, 2, 7", expect = ACCEPTABLE, desc = "select 1 got a's value")
+@Outcome(id = "2, 1, 2, 7", expect = ACCEPTABLE, desc = "select 1 got b's value")
 @State
 public class TwoSelectsSharedChannels {
-    final Channel<Integer> a = Channel.newRendezvousChannel();
-    final Channel<Integer> b = Channel.newRendezvousChannel();
+    final Channel<Integer> a = Channel.newBufferedChannel(1);
+    final Channel<Integer> b = Channel.newBufferedChannel(1);
+
+    public TwoSelectsSharedChannels() {
+        a.trySend(1);
+        b.trySend(2);
+    }
 
     @Actor
-    public void select1(II_Result r) {
+    public void select1(IIII_Result r) {
         try {
             Integer v = Select.select(a.receiveClause(), b.receiveClause());
             r.r1 = v;
@@ -37,7 +44,7 @@ public class TwoSelectsSharedChannels {
     }
 
     @Actor
-    public void select2(II_Result r) {
+    public void select2(IIII_Result r) {
         try {
             Integer v = Select.select(b.receiveClause(), a.receiveClause());
             r.r2 = v;
@@ -46,21 +53,9 @@ public class TwoSelectsSharedChannels {
         }
     }
 
-    @Actor
-    public void senderA() {
-        try {
-            a.send(1);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    @Actor
-    public void senderB() {
-        try {
-            b.send(2);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
+    @Arbiter
+    public void check(IIII_Result r) {
+        r.r3 = Codes.bool(a.trySend(3)) + Codes.bool(b.trySend(4));
+        r.r4 = Codes.of(a.tryReceive()) + Codes.of(b.tryReceive());
     }
 }

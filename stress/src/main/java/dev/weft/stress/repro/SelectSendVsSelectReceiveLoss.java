@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SelectSendVsSelectReceiveLoss {
     static final int PRODUCERS = 4;
     static final int CONSUMERS = 3;
+    static final AtomicLong NULLS = new AtomicLong();
 
     private SelectSendVsSelectReceiveLoss() {}
 
@@ -66,6 +67,8 @@ public final class SelectSendVsSelectReceiveLoss {
                             if (o instanceof Integer v) {
                                 received.incrementAndGet();
                                 sum.addAndGet(v);
+                            } else if (o == null) {
+                                NULLS.incrementAndGet(); // a receive clause can never yield null
                             } else if (o instanceof ChannelClosed closed) {
                                 if (closed.channel() == a) {
                                     aOpen = false;
@@ -102,8 +105,9 @@ public final class SelectSendVsSelectReceiveLoss {
             }
             long expectedSum = (long) PRODUCERS * perProducer * (perProducer + 1) / 2;
             if (received.get() != (long) PRODUCERS * perProducer || sum.get() != expectedSum) {
-                System.out.printf("round %d: sent %d values (sum %d), received %d (sum %d)%n  a=%s%n  b=%s%n", round,
-                        PRODUCERS * perProducer, expectedSum, received.get(), sum.get(), a, b);
+                System.out.printf("round %d: sent %d values (sum %d), received %d (sum %d); selects that returned"
+                        + " null instead of a value so far: %d%n  a=%s%n  b=%s%n", round,
+                        PRODUCERS * perProducer, expectedSum, received.get(), sum.get(), NULLS.get(), a, b);
                 System.exit(1);
             }
         }

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Randomized stress + memory-boundedness for weft channels.
+#
+#   stress/run.sh ci      ~2.5 minutes: RandomStress 50 s at the default segment size, 50 s with
+#                         1-cell segments, 20 s with 2-cell segments (each over capacities
+#                         0,1,2,16,100,unlimited), then MemoryBoundedness (1,000,000 waiters per kind)
+#   stress/run.sh long    ~30 minutes: RandomStress 10 min at each segment size (default, 1, 2),
+#                         then MemoryBoundedness
+#   stress/run.sh custom SECONDS [CAPACITIES] [SEGMENT_SIZES]   e.g. custom 60 0,1,-1 32,1
+#
+# Needs stress/target/jcstress.jar (built by ./mvnw -pl stress -am package -DskipTests; the
+# script builds it when missing). Every run is a separate JVM (the segment size is read once per
+# JVM from -Dweft.segmentSize). Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MODE="${1:-ci}"
+JAR=stress/target/jcstress.jar
+JAVA="${JAVA:-}"
+if [[ -z "$JAVA" ]]; then
+  if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] && "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE 'version "(2[1-9]|[3-9][0-9])'; then
+    JAVA="$JAVA_HOME/bin/java"
+  else
+    for j in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*25* /usr/lib/jvm/*21*; do
+      if [[ -x "$j/bin/java" ]]; then JAVA="$j/bin/java"; break; fi
+    done
+    JAVA="${JAVA:-java}"
+  fi
+fi
+if [[ ! -f "$JAR" ]]; then
+  ./mvnw -B -q -pl stress -am package -DskipTests
+fi
+
+JVM_OPTS=(-Xmx2g -XX:+UseParallelGC)
+start=$(date +%s)
+
+random_stress() { # seconds capacities segment-size
+  echo "=== RandomStress ${1}s capacities=$2 segmentSize=$3"
+  "$JAVA" "${JVM_OPTS[@]}" -Dweft.segmentSize="$3" -cp "$JAR" dev.weft.stress.RandomStress "$1" "$2"
+}
+
+memory() { # count
+  echo "=== MemoryBoundedness $1 waiters per kind (default segment size)"
+  "$JAVA" "${JVM_OPTS[@]}" -cp "$JAR" dev.weft.channels.MemoryBoundedness "$1"
+}
+
+ALL=0,1,2,16,100,-1
+case "$MODE" in
+  ci)
+    random_stress 50 "$ALL" 32
+    random_stress 50 "$ALL" 1
+    random_stress 20 "$ALL" 2
+    memory 1000000
+    ;;
+  long)
+    random_stress 600 "$ALL" 32
+    random_stress 600 "$ALL" 1
+    random_stress 600 "$ALL" 2
+    memory 1000000
+    ;;
+  custom)
+    IFS=',' read -r -a sizes <<< "${4:-32,1}"
+    for s in "${sizes[@]}"; do random_stress "${2:-30}" "${3:-$ALL}" "$s"; done
+    ;;
+  *)
+    echo "usage: $0 ci|long|custom SECONDS [CAPACITIES] [SEGMENT_SIZES]" >&2
+    exit 2
+    ;;
+esac
+echo "=== stress/run.sh $MODE passed in $(( $(date +%s) - start )) s"

@@ -1,0 +1,53 @@
+package dev.weft.stress.jcstress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+
+import dev.weft.channels.Channel;
+import dev.weft.channels.Select;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * Race: select vs close (jox #38 shape: the closing thread tries to select the "closed" outcome of
+ * a waiting select while another party selects a different clause). A {@code selectOrClosed}
+ * receives from rendezvous channels {@code a} or {@code b}; the other thread
+ * first tries {@code b.trySend(2)}, then closes {@code a} (done). If the send met the
+ * registered select, the select returns 2 and the close notification that reaches its (now dead)
+ * registration in {@code a} must be ignored; otherwise the close completes the select with
+ * {@code ChannelDone}.
+ *
+ * <p>Result: (select code: 2 / -1 done, b.trySend, a.doneOrClosed code, arbiter b.tryReceive).
+ */
+@JCStressTest
+@Outcome(id = "-1, 0, 0, 0", expect = ACCEPTABLE, desc = "trySend found no registered select; the close completed it")
+@Outcome(id = "2, 1, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "trySend met the registered select; the close came too late")
+@State
+public class SelectVsSendThenClose {
+    final Channel<Integer> a = Channel.newRendezvousChannel();
+    final Channel<Integer> b = Channel.newRendezvousChannel();
+
+    @Actor
+    public void selector(IIII_Result r) {
+        try {
+            r.r1 = Codes.of(Select.selectOrClosed(a.receiveClause(), b.receiveClause()));
+        } catch (InterruptedException e) {
+            r.r1 = Codes.INTERRUPTED;
+        }
+    }
+
+    @Actor
+    public void other(IIII_Result r) {
+        r.r2 = Codes.bool(b.trySend(2));
+        r.r3 = Codes.of(a.doneOrClosed());
+    }
+
+    @Arbiter
+    public void check(IIII_Result r) {
+        r.r4 = Codes.of(b.tryReceive());
+    }
+}

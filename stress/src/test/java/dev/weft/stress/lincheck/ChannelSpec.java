@@ -1,0 +1,85 @@
+package dev.weft.stress.lincheck;
+
+import java.util.ArrayDeque;
+
+/**
+ * Sequential specification of a buffered or unlimited channel under the non-blocking operations
+ * (the Lincheck tests' {@code sequentialSpecification}). Method names and signatures match the
+ * {@code @Operation}s of the tests; results use the same plain values as {@link ChannelOps}.
+ */
+public abstract class ChannelSpec {
+    private final int capacity;
+    private final ArrayDeque<Integer> buffer = new ArrayDeque<>();
+    private String closed; // null, "done" or "error"
+
+    protected ChannelSpec(int capacity) {
+        this.capacity = capacity;
+    }
+
+    public Object trySend(int v) {
+        if (closed != null) {
+            return closed;
+        }
+        if (capacity >= 0 && buffer.size() >= capacity) {
+            return "full";
+        }
+        buffer.add(v);
+        return "sent";
+    }
+
+    public Object tryReceive() {
+        if ("error".equals(closed)) {
+            return "error";
+        }
+        if (!buffer.isEmpty()) {
+            return buffer.poll();
+        }
+        return closed != null ? closed : "empty";
+    }
+
+    public Object done() {
+        if (closed != null) {
+            return "already " + closed;
+        }
+        closed = "done";
+        return "closed";
+    }
+
+    public Object error() {
+        if (closed != null) {
+            return "already " + closed;
+        }
+        closed = "error";
+        buffer.clear();
+        return "closed";
+    }
+
+    public boolean isClosedForSend() {
+        return closed != null;
+    }
+
+    public boolean isClosedForReceive() {
+        return "error".equals(closed) || "done".equals(closed) && buffer.isEmpty();
+    }
+
+    /** Capacity 1. */
+    public static final class Buffered1 extends ChannelSpec {
+        public Buffered1() {
+            super(1);
+        }
+    }
+
+    /** Capacity 2. */
+    public static final class Buffered2 extends ChannelSpec {
+        public Buffered2() {
+            super(2);
+        }
+    }
+
+    /** Unlimited. */
+    public static final class Unlimited extends ChannelSpec {
+        public Unlimited() {
+            super(-1);
+        }
+    }
+}
