@@ -321,6 +321,66 @@ class ChannelCloseTest {
         assertSame(boom, e.getCause());
     }
 
+    // ---------------------------------------------------------------- closing under load
+
+    /**
+     * Producers send until they are refused while done() lands at a random moment. Every value
+     * whose send returned normally is received exactly once, in per-producer order; no refused
+     * value is received.
+     */
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void doneRacingWithSendersAccountsForEveryValue(Capacity capacity) throws Exception {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        for (int round = 0; round < 20; round++) {
+            Channel<Long> ch = capacity.newChannel();
+            int producers = 3;
+            List<Forked<Long>> ps = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                long id = p;
+                ps.add(Forked.start(p % 2 == 0 ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, () -> {
+                    for (long i = 0; ; i++) {
+                        Object r = i % 2 == 0 ? ch.sendOrClosed(id << 32 | i) : ch.trySendOrClosed(id << 32 | i, java.time.Duration.ofSeconds(20));
+                        if (r != null) {
+                            assertEquals(new ChannelDone(ch), r);
+                            return i; // values 0 .. i-1 were sent
+                        }
+                    }
+                }));
+            }
+            List<Forked<List<Long>>> cs = new ArrayList<>();
+            for (int c = 0; c < 2; c++) {
+                cs.add(Forked.virtual(ch::toList));
+            }
+            long stopAfter = System.nanoTime() + random.nextInt(2_000_000);
+            while (System.nanoTime() < stopAfter) {
+                Thread.onSpinWait();
+            }
+            ch.done();
+            long[] sentCount = new long[producers];
+            for (int p = 0; p < producers; p++) {
+                sentCount[p] = ps.get(p).get();
+            }
+            long[] received = new long[producers];
+            for (Forked<List<Long>> c : cs) {
+                long[] last = {-1, -1, -1};
+                for (long v : c.get()) {
+                    int p = (int) (v >>> 32);
+                    long seq = v & 0xFFFF_FFFFL;
+                    assertTrue(seq > last[p], "per-producer order");
+                    last[p] = seq;
+                    received[p]++;
+                    assertTrue(seq < sentCount[p], "round " + round + ": received " + p + ":" + seq
+                            + " but only " + sentCount[p] + " sends returned normally");
+                }
+            }
+            for (int p = 0; p < producers; p++) {
+                assertEquals(sentCount[p], received[p], "round " + round + ", producer " + p
+                        + ": sent (normally returned) vs received");
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- forEach / toList
 
     @ParameterizedTest

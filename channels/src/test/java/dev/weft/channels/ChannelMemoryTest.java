@@ -67,6 +67,54 @@ class ChannelMemoryTest {
         assertNull(ch.tryReceive());
     }
 
+    /** reachableSegments() is a real measure: it grows with values held, and shrinks again. */
+    @Test
+    void reachableSegmentsGrowsWithLiveCellsAndShrinksAfterwards() throws Exception {
+        Channel<Integer> ch = Channel.newUnlimitedChannel();
+        int n = 20 * Channel.segmentSize();
+        for (int i = 0; i < n; i++) {
+            ch.send(i);
+        }
+        int full = ch.reachableSegments();
+        assertTrue(full >= 20, full + " segments reachable with " + n + " buffered values");
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, ch.receive());
+        }
+        assertIdle(ch, "after draining");
+    }
+
+    /**
+     * Values that went through the channel must not keep their segments reachable: after 200,000
+     * completed exchanges an empty channel holds as few segments as a new one.
+     */
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void completedExchangesDoNotAccumulateSegments(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        int n = 200_000;
+        int chunk = 20_000;
+        for (int done = 0; done < n; done += chunk) {
+            if (capacity.isRendezvous()) {
+                Forked<Void> producer = Forked.run(ThreadKind.PLATFORM, () -> {
+                    for (int i = 0; i < chunk; i++) {
+                        ch.send(i);
+                    }
+                });
+                for (int i = 0; i < chunk; i++) {
+                    assertEquals(i, ch.receive());
+                }
+                producer.get();
+            } else {
+                for (int i = 0; i < chunk; i++) {
+                    ch.send(i);
+                    assertEquals(i, ch.receive());
+                }
+            }
+            assertIdle(ch, "after " + (done + chunk) + " values went through");
+        }
+        assertStillWorks(ch, capacity);
+    }
+
     // ---------------------------------------------------------------- timed out
 
     @ParameterizedTest
@@ -111,23 +159,28 @@ class ChannelMemoryTest {
 
     // ---------------------------------------------------------------- interrupted
 
-    /** One thread, interrupting itself before each receive: a waiter that withdraws at once. */
+    /**
+     * One thread, interrupting itself before each receive: a waiter that withdraws at once. It
+     * runs on a virtual thread, which spins less before parking than a platform thread.
+     */
     @Test
     void selfInterruptedReceiversOnAnIdleRendezvousChannel() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
-        for (int i = 1; i <= WAITERS; i++) {
-            Thread.currentThread().interrupt();
-            try {
-                ch.receive();
-                fail("received from an idle channel");
-            } catch (InterruptedException expected) {
-                // the flag is cleared
+        Forked.run(ThreadKind.VIRTUAL, () -> {
+            for (int i = 1; i <= WAITERS; i++) {
+                Thread.currentThread().interrupt();
+                try {
+                    ch.receive();
+                    fail("received from an idle channel");
+                } catch (InterruptedException expected) {
+                    // the flag is cleared
+                }
+                if (i % SAMPLE_EVERY == 0) {
+                    assertIdle(ch, "after " + i + " interrupted receives");
+                }
             }
-            if (i % SAMPLE_EVERY == 0) {
-                assertIdle(ch, "after " + i + " interrupted receives");
-            }
-        }
-        assertFalse(Thread.currentThread().isInterrupted());
+            assertFalse(Thread.currentThread().isInterrupted());
+        }).get(Duration.ofSeconds(100));
         assertIdle(ch, "at the end");
         assertStillWorks(ch, Capacity.RENDEZVOUS);
     }
@@ -135,18 +188,20 @@ class ChannelMemoryTest {
     @Test
     void selfInterruptedSendersOnAnIdleRendezvousChannel() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
-        for (int i = 1; i <= WAITERS; i++) {
-            Thread.currentThread().interrupt();
-            try {
-                ch.send(i);
-                fail("sent without a receiver");
-            } catch (InterruptedException expected) {
-                // the flag is cleared
+        Forked.run(ThreadKind.VIRTUAL, () -> {
+            for (int i = 1; i <= WAITERS; i++) {
+                Thread.currentThread().interrupt();
+                try {
+                    ch.send(i);
+                    fail("sent without a receiver");
+                } catch (InterruptedException expected) {
+                    // the flag is cleared
+                }
+                if (i % SAMPLE_EVERY == 0) {
+                    assertIdle(ch, "after " + i + " interrupted sends");
+                }
             }
-            if (i % SAMPLE_EVERY == 0) {
-                assertIdle(ch, "after " + i + " interrupted sends");
-            }
-        }
+        }).get(Duration.ofSeconds(100));
         assertIdle(ch, "at the end");
         assertStillWorks(ch, Capacity.RENDEZVOUS);
     }

@@ -254,4 +254,75 @@ class ChannelTimeoutTest {
         assertSame(boom, assertThrows(ChannelErrorException.class, () -> ch2.tryReceive(LONG)).getCause());
         assertEquals(new ChannelError(boom, ch2), ch2.tryReceiveOrClosed(LONG));
     }
+
+    // ---------------------------------------------------------------- racing the timeout
+
+    /**
+     * A timed receive whose timeout expires just as a sender arrives: either it returns the value,
+     * or it returns null and the value is still there for the next receiver.
+     */
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void timedReceiveRacingASend(Capacity capacity) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        int timedOut = 0;
+        for (int i = 0; i < 1_000; i++) {
+            int v = i;
+            Forked<Void> sender = Forked.run(i % 2 == 0 ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, () -> ch.send(v));
+            Integer r = ch.tryReceive(Duration.ofNanos(1 + random.nextInt(50_000)));
+            if (r == null) {
+                timedOut++;
+                assertEquals(v, ch.tryReceive(LONG), "iteration " + i + ": a timed-out receive consumed the value");
+            } else {
+                assertEquals(v, r, "iteration " + i);
+            }
+            sender.get();
+            assertNull(ch.tryReceive(), "iteration " + i);
+        }
+        System.out.printf("timed receive race %s: %d of 1000 timed out%n", capacity, timedOut);
+    }
+
+    /**
+     * A timed send whose timeout expires just as a receiver arrives: either it returns true and the
+     * value is received once, or false and the value is never received.
+     */
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void timedSendRacingAReceive(Capacity capacity) throws Exception {
+        assumeTrue(capacity.isBounded());
+        Channel<Integer> ch = capacity.newChannel();
+        int cap = capacity.buffer();
+        int sentinel = -7;
+        java.util.SplittableRandom random = new java.util.SplittableRandom(4);
+        int timedOut = 0;
+        for (int i = 0; i < 1_000; i++) {
+            for (int k = 0; k < cap; k++) {
+                ch.send(-1000 - k);
+            }
+            Forked<Integer> receiver = Forked.start(i % 2 == 0 ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, ch::receive);
+            boolean sent = ch.trySend(i, Duration.ofNanos(1 + random.nextInt(50_000)));
+            if (!sent) {
+                timedOut++;
+                if (capacity.isRendezvous()) {
+                    ch.send(sentinel);
+                }
+            }
+            int expectedByReceiver = capacity.isRendezvous() ? (sent ? i : sentinel) : -1000;
+            assertEquals(expectedByReceiver, receiver.value(), "iteration " + i + " (sent=" + sent + ")");
+            List<Integer> rest = new ArrayList<>();
+            for (Integer x = ch.tryReceive(); x != null; x = ch.tryReceive()) {
+                rest.add(x);
+            }
+            List<Integer> expected = new ArrayList<>();
+            for (int k = 1; k < cap; k++) {
+                expected.add(-1000 - k);
+            }
+            if (sent && !capacity.isRendezvous()) {
+                expected.add(i);
+            }
+            assertEquals(expected, rest, "iteration " + i + " (sent=" + sent + ")");
+        }
+        System.out.printf("timed send race %s: %d of 1000 timed out%n", capacity, timedOut);
+    }
 }

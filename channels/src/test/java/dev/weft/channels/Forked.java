@@ -84,7 +84,12 @@ final class Forked<T> {
 
     /** Joins and returns the value; rethrows the task's exception. */
     T get() throws Exception {
-        join();
+        return get(PATIENCE);
+    }
+
+    /** Like {@link #get()}, waiting at most {@code patience}. */
+    T get(Duration patience) throws Exception {
+        join(patience);
         Throwable t = failure;
         if (t == null) {
             return value;
