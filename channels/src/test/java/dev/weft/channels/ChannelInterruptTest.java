@@ -160,6 +160,46 @@ class ChannelInterruptTest {
         t.get();
     }
 
+    /** A try-operation passes over withdrawn waiters to a live one behind them. */
+    @ParameterizedTest
+    @MethodSource("capacitiesAndThreads")
+    void trySendSkipsWithdrawnReceivers(Capacity capacity, ThreadKind kind) throws Exception {
+        Channel<Integer> ch = capacity.newChannel();
+        Forked<Integer> gone1 = Forked.start(kind, ch::receive).awaitBlocked();
+        Forked<Integer> gone2 = Forked.start(kind, () -> ch.tryReceive(LONG)).awaitBlocked();
+        Forked<Integer> live = Forked.start(kind, ch::receive).awaitBlocked();
+        gone1.interrupt();
+        gone2.interrupt();
+        assertInstanceOf(InterruptedException.class, gone1.failure());
+        assertInstanceOf(InterruptedException.class, gone2.failure());
+        assertTrue(ch.trySend(1), "a receiver is waiting behind two withdrawn ones: " + ch);
+        assertEquals(1, live.get());
+        assertNull(ch.tryReceive());
+    }
+
+    @ParameterizedTest
+    @MethodSource("capacitiesAndThreads")
+    void tryReceiveSkipsWithdrawnSenders(Capacity capacity, ThreadKind kind) throws Exception {
+        assumeTrue(capacity.isBounded());
+        Channel<Integer> ch = capacity.newChannel();
+        int cap = capacity.buffer();
+        for (int i = 0; i < cap; i++) {
+            ch.send(i);
+        }
+        Forked<Void> gone1 = Forked.run(kind, () -> ch.send(-1)).awaitBlocked();
+        Forked<Boolean> gone2 = Forked.start(kind, () -> ch.trySend(-2, LONG)).awaitBlocked();
+        Forked<Void> live = Forked.run(kind, () -> ch.send(cap)).awaitBlocked();
+        gone1.interrupt();
+        gone2.interrupt();
+        assertInstanceOf(InterruptedException.class, gone1.failure());
+        assertInstanceOf(InterruptedException.class, gone2.failure());
+        for (int i = 0; i <= cap; i++) {
+            assertEquals(i, ch.tryReceive(), "value " + i + ": " + ch);
+        }
+        live.get();
+        assertNull(ch.tryReceive());
+    }
+
     // ---------------------------------------------------------------- racing with the partner
 
     private static final Object INTERRUPTED = new Object() {
