@@ -114,8 +114,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private static final int M_DONE = 0;
     private static final int M_DEAD = 1;
     private static final int M_RETRY = 2;
-    private static final int M_HELPED = 3;
-    private static final int M_REFUSED = 4;
+    /** The current select was helped: its rendezvous happened in this very cell. */
+    private static final int M_HELPED_HERE = 3;
+    /** The current select helped its partner and completed in another cell; this one is dead. */
+    private static final int M_HELPED_ELSEWHERE = 4;
+    private static final int M_REFUSED = 5;
 
     /** Spins before a registering select refuses a smaller-id registering select. */
     private static final int REFUSE_AFTER = 256;
@@ -431,8 +434,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                     step = Waiting.backoff(step);
                     continue;
                 }
+                if (m == M_HELPED_HERE) {
+                    return R_HELPED; // our element stays for the partner
+                }
                 seg.setElement(i, null);
-                return m == M_HELPED ? R_HELPED : R_FAILED;
+                return m == M_HELPED_ELSEWHERE ? R_HELPED : R_FAILED;
             }
             throw new AssertionError("unexpected cell state " + st);
         }
@@ -658,7 +664,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                     step = Waiting.backoff(step);
                     continue;
                 }
-                return m == M_HELPED ? RCV_HELPED : RCV_FAILED;
+                if (m == M_HELPED_HERE) {
+                    expandBuffer(); // our receive completed in this cell; the select reads it
+                    return RCV_HELPED;
+                }
+                return m == M_HELPED_ELSEWHERE ? RCV_HELPED : RCV_FAILED;
             }
             throw new AssertionError("unexpected cell state " + st);
         }
@@ -705,9 +715,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 return M_RETRY; // a plain operation waits for it, holding nothing
             }
             if (op.id > self.id) {
-                int r = awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(this));
-                if (r == M_HELPED) {
-                    return M_HELPED;
+                if (awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(this))) {
+                    return M_HELPED_HERE;
                 }
                 continue;
             }
@@ -717,7 +726,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                     if (seg.casState(i, st, CLAIMED)) {
                         killCell(seg, i, st, partnerIsReceiver);
                     }
-                    return M_HELPED;
+                    return M_HELPED_ELSEWHERE;
                 }
                 continue;
             }
@@ -738,22 +747,20 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     /**
      * {@code self} claimed cell {@code i} holding the registration of {@code op}, which is
      * registering and has a larger id: publish a Pending descriptor and wait for op to either
-     * leave LOCKED (returns M_RETRY) or help us (returns M_HELPED).
+     * leave LOCKED (returns false) or help us: then the rendezvous happened in this cell and
+     * self is selected (returns true).
      */
-    private static int awaitLargerSelect(
+    private static boolean awaitLargerSelect(
             SelectOp self, SelectOp op, Segment seg, int i, int opK, int selfK) {
         SelectOp.Pending p = new SelectOp.Pending(op, selfK, opK, seg, i);
         self.setState(p);
         int step = 0;
         while (true) {
             if (self.state() != p) {
-                return M_HELPED;
+                return true;
             }
             if (!SelectOp.isLocked(op.state())) {
-                if (self.casState(p, SelectOp.LOCKED)) {
-                    return M_RETRY;
-                }
-                return M_HELPED;
+                return !self.casState(p, SelectOp.LOCKED);
             }
             step = Waiting.backoff(step);
         }
