@@ -167,12 +167,13 @@ class ChannelCloseTest {
         assertTrue(ch.isClosedForSend());
         assertFalse(ch.isClosedForReceive(), "waiting senders' values are still to be received");
         assertNull(ch.closedForReceive());
-        assertThrows(ChannelDoneException.class, () -> ch.send(3));
         assertEquals(1, ch.receive());
         assertEquals(2, ch.receiveOrClosed());
         s1.get();
         assertNull(s2.get());
         assertTrue(ch.isClosedForReceive());
+        assertEquals(new ChannelDone(ch), ch.receiveOrClosed());
+        assertThrows(ChannelDoneException.class, () -> ch.send(3));
         assertEquals(new ChannelDone(ch), ch.receiveOrClosed());
     }
 
