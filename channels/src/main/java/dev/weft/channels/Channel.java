@@ -144,6 +144,13 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      */
     private volatile ChannelClosed closeReason;
 
+    /**
+     * Invariant: -1 while open; then the sender count at the moment the closed bit was set (cells
+     * below it have senders; cells at or above it never will). Written once, by the thread whose
+     * OR set the bit, right after it.
+     */
+    private volatile long closedAt = -1L;
+
     /** Creates a rendezvous channel (as {@code new Channel<>()} in jox). */
     public Channel() {
         this(0);
@@ -160,7 +167,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     private Channel(int capacity, boolean validated) {
-        super(new Segment(0, null, 3), capacity == UNLIMITED ? Long.MAX_VALUE : capacity);
+        super(new Segment(0, null, capacity > 0 ? 3 : 2), capacity, capacity > 0);
         this.capacity = capacity;
     }
 
@@ -499,7 +506,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         while (true) {
             if (timeout == 0L) {
                 long w = senders();
-                if (receivers() >= (w & COUNT_MASK)) {
+                if (receivers() >= sendersLimit(w)) {
                     return (w & CLOSED_BIT) != 0 ? closeReason : null;
                 }
             }
@@ -595,7 +602,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             Object st = seg.state(i);
             if (st == null || st == IN_BUFFER) {
                 long w = senders();
-                if (r < (w & COUNT_MASK)) {
+                if (r < sendersLimit(w)) {
                     // the sender of this cell is on its way: give it a moment, then poison
                     if (step < Waiting.VIRTUAL_SPINS) {
                         step = Waiting.backoff(step);
@@ -1000,9 +1007,12 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private Segment oldestSegment() {
         Segment a = sendSegment();
         Segment b = receiveSegment();
-        Segment c = bufferEndSegment();
         Segment m = a.id <= b.id ? a : b;
-        return m.id <= c.id ? m : c;
+        if (capacity > 0) {
+            Segment c = bufferEndSegment();
+            return m.id <= c.id ? m : c;
+        }
+        return m;
     }
 
     /** Segments reachable from the channel's pointers (for memory-boundedness tests). */
@@ -1050,14 +1060,35 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         ChannelClosed actual = won ? reason : closeReason;
         long bits = CLOSED_BIT | (actual instanceof ChannelError ? ERROR_BIT : 0L);
         long before = getAndOrSenders(bits);
+        if ((before & CLOSED_BIT) == 0) {
+            closedAt = before & COUNT_MASK; // this OR closed the channel (winner or loser)
+        }
         if (!won) {
             return actual;
         }
-        long sendersAtClose = before & COUNT_MASK;
         Segment start = oldestSegment();
         Segment.closeList(start);
-        sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose);
+        sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose());
         return null;
+    }
+
+    /**
+     * The number of senders that claimed a cell before the channel closed (later attempts still
+     * increment the counter, but are refused).
+     */
+    private long sendersAtClose() {
+        long c;
+        int step = 0;
+        while ((c = closedAt) < 0) {
+            step = Waiting.backoff(step); // the closing thread is about to publish it
+        }
+        return c;
+    }
+
+    /** The cells that have or will have a sender, given a read {@code w} of {@code senders}. */
+    private long sendersLimit(long w) {
+        long count = w & COUNT_MASK;
+        return (w & CLOSED_BIT) == 0 ? count : Math.min(count, sendersAtClose());
     }
 
     /** Closes every cell at or beyond {@code from}, from segment {@code start} to the end. */
@@ -1137,7 +1168,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         if ((w & CLOSED_BIT) == 0) {
             return false;
         }
-        return (w & ERROR_BIT) != 0 || receivers() >= (w & COUNT_MASK);
+        return (w & ERROR_BIT) != 0 || receivers() >= sendersAtClose();
     }
 
     @Override

@@ -42,10 +42,10 @@ abstract class ChannelCounters extends Pad3 {
         }
     }
 
-    ChannelCounters(Segment first, long initialBufferEnd) {
+    ChannelCounters(Segment first, long initialBufferEnd, boolean buffered) {
         sendSegment = first;
         receiveSegment = first;
-        bufferEndSegment = first;
+        bufferEndSegment = buffered ? first : null;
         bufferEnd = initialBufferEnd;
     }
 
@@ -163,7 +163,10 @@ abstract class BufferEndField extends Pad2 {
      */
     volatile long bufferEnd;
 
-    /** Invariant: a segment with {@code id <= bufferEnd / SIZE}; only moves forward. */
+    /**
+     * Invariant: buffered channels: a segment with {@code id <= bufferEnd / SIZE}, only moves
+     * forward; {@code null} for rendezvous and unlimited channels (so it pins no segment).
+     */
     volatile Segment bufferEndSegment;
 }
 

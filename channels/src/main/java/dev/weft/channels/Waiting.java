@@ -48,8 +48,13 @@ final class Waiting {
             if (!holds(st, me)) {
                 return st;
             }
-            if ((spins & 15) == 0 && deadline != 0L && deadline - System.nanoTime() <= 0L) {
-                return TIMED_OUT;
+            if ((spins & 15) == 0) {
+                if (me.isInterrupted()) {
+                    break;
+                }
+                if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
+                    return TIMED_OUT;
+                }
             }
             Thread.onSpinWait();
         }
