@@ -1,0 +1,61 @@
+# Shared by run.sh and smoke.sh (sourced, not executed).
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT_DIR="$(cd "$BENCH_DIR/.." && pwd)"
+JAR="$BENCH_DIR/target/benchmarks.jar"
+
+# Major version of a java binary, e.g. 17, 21, 25 (0 if it does not run).
+java_major() {
+  local v
+  v="$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1)"
+  case "$v" in
+    1.*) echo "${v#1.}" | cut -d. -f1 ;;
+    "") echo 0 ;;
+    *) echo "${v%%.*}" ;;
+  esac
+}
+
+# Sets JAVA to a java >= 21: $WEFT_BENCH_JAVA, $JAVA_HOME, the highest under /usr/lib/jvm
+# (and other usual places), or java on PATH; fails with a clear message otherwise.
+find_java() {
+  local c best="" best_v=0 v
+  for c in "${WEFT_BENCH_JAVA:-}" "${JAVA_HOME:+$JAVA_HOME/bin/java}"; do
+    if [ -n "$c" ] && [ -x "$c" ] && [ "$(java_major "$c")" -ge 21 ]; then
+      JAVA="$c"
+      return 0
+    fi
+  done
+  for c in /usr/lib/jvm/*/bin/java /usr/java/*/bin/java /opt/java/*/bin/java /opt/hostedtoolcache/*/*/x64/bin/java \
+           "$HOME"/.sdkman/candidates/java/*/bin/java "$HOME"/.jdks/*/bin/java \
+           /Library/Java/JavaVirtualMachines/*/Contents/Home/bin/java "$(command -v java 2>/dev/null || true)"; do
+    [ -n "$c" ] && [ -x "$c" ] || continue
+    v="$(java_major "$c")"
+    if [ "$v" -ge 21 ] && [ "$v" -gt "$best_v" ]; then
+      best="$c"
+      best_v="$v"
+    fi
+  done
+  if [ -z "$best" ]; then
+    echo "error: the benchmarks need a JDK 21 or newer to run, and none was found." >&2
+    echo "       Looked at \$WEFT_BENCH_JAVA, \$JAVA_HOME, /usr/lib/jvm/*, ~/.sdkman, ~/.jdks and java on PATH." >&2
+    echo "       Install one (e.g. apt-get install openjdk-21-jdk) or set WEFT_BENCH_JAVA=/path/to/bin/java." >&2
+    return 1
+  fi
+  JAVA="$best"
+}
+
+# Builds bench/target/benchmarks.jar (and the weft-channels it depends on) with the Maven wrapper.
+build_jar() {
+  echo "== building $JAR" >&2
+  (cd "$ROOT_DIR" && ./mvnw -B -q -pl bench -am package -Dmaven.test.skip=true -DskipTests -Dweft.skipTinySegments=true -Dmaven.javadoc.skip=true) || {
+    echo "error: the build failed (see above)" >&2
+    return 1
+  }
+}
+
+python() {
+  if command -v python3 >/dev/null 2>&1; then python3 "$@"; else
+    echo "error: python3 is needed for the report" >&2
+    return 1
+  fi
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Builds and runs the weft benchmarks (JMH) side by side with jox, kotlinx.coroutines and JDK queues,
+# then prints a table with ratios and writes JSON, Markdown and an SVG chart to bench/results/.
+#
+#   bench/run.sh                   quick profile (~10-12 min on 2 cores, build included)
+#   bench/run.sh --full            full profile: 5 forks, longer iterations (hours on 2 cores)
+#   bench/run.sh --flame           add an async-profiler flame graph per benchmark (bench/results/flame/)
+#   bench/run.sh --no-build        reuse bench/target/benchmarks.jar
+#   bench/run.sh --out NAME        results as bench/results/NAME.{json,md,svg} (default: the profile name)
+#   bench/run.sh ... -- ARGS       extra JMH arguments; a benchmark regex there replaces the profile's
+#                                  selection, e.g.  bench/run.sh --flame -- Rendezvous -p impl=weft
+#
+# Needs: ./mvnw's requirements (java 17+ to run Maven), a JDK 21+ somewhere (found automatically:
+# $WEFT_BENCH_JAVA, $JAVA_HOME, /usr/lib/jvm/*, ...) to run the benchmarks, and python3 for the report.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+profile=quick
+flame=0
+build=1
+out=""
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) profile=quick ;;
+    --full) profile=full ;;
+    --flame) flame=1 ;;
+    --no-build) build=0 ;;
+    --out) out="$2"; shift ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+out="${out:-$profile}"
+
+find_java
+echo "== running benchmarks with $JAVA ($("$JAVA" -version 2>&1 | head -n1))" >&2
+if [ "$build" = 1 ] || [ ! -f "$JAR" ]; then
+  build_jar
+fi
+
+results="$BENCH_DIR/results"
+mkdir -p "$results"
+
+# Profiles. Virtual-thread scores are bimodal on few cores (which carrier each thread lands on):
+# the full profile uses 5 forks and the report compares medians of the fork means.
+case "$profile" in
+  quick)
+    # Sized to finish in ~10 minutes on 2 cores: one fork, short iterations. Good for spotting a
+    # 2x difference, not for 10%.
+    opts=(-f 1 -wi 2 -w 1s -i 3 -r 1s -to 60s)
+    ;;
+  full)
+    opts=(-f 5 -wi 3 -w 2s -i 5 -r 2s -to 120s)
+    ;;
+esac
+
+profilers=(-prof gc)
+if [ "$flame" = 1 ]; then
+  lib="$BENCH_DIR/target/async-profiler/linux-x64/libasyncProfiler.so"
+  if [ ! -f "$lib" ]; then
+    echo "== fetching async-profiler 4.6 (Maven Central: tools.profiler:async-profiler)" >&2
+    (cd "$ROOT_DIR" && ./mvnw -B -q -N dependency:copy -Dartifact=tools.profiler:async-profiler:4.6 \
+      -DoutputDirectory="$BENCH_DIR/target/async-profiler" -Dmdep.overWriteIfNewer=true)
+    python3 - "$BENCH_DIR/target/async-profiler" <<'PY'
+import sys, zipfile, pathlib
+d = pathlib.Path(sys.argv[1])
+with zipfile.ZipFile(d / "async-profiler-4.6.jar") as z:
+    z.extract("linux-x64/libasyncProfiler.so", d)
+PY
+  fi
+  mkdir -p "$results/flame"
+  # itimer works without perf_event permissions (cycles does not work in containers).
+  profilers+=(-prof "async:libPath=$lib;output=flamegraph;event=itimer;dir=$results/flame")
+fi
+
+# Options given after -- win over the profile's.
+final=()
+i=0
+while [ $i -lt ${#opts[@]} ]; do
+  o="${opts[$i]}"
+  overridden=0
+  for e in "${extra[@]}"; do
+    [ "$e" = "$o" ] && overridden=1
+  done
+  [ "$overridden" = 0 ] && final+=("$o" "${opts[$((i + 1))]}")
+  i=$((i + 2))
+done
+
+json="$results/$out.json"
+# A regex in the extra arguments replaces the default selection (everything).
+"$JAVA" -jar "$JAR" "${final[@]}" "${profilers[@]}" -rf json -rff "$json" "${extra[@]}"
+
+echo >&2
+echo "== $json" >&2
+python "$BENCH_DIR/report.py" "$json" --svg "$results/$out.svg" --md "$results/$out.md" \
+  --title "weft vs peers — $out profile, $(nproc 2>/dev/null || echo '?') cores, $("$JAVA" -version 2>&1 | head -n1 | sed 's/"//g')"
+echo >&2
+echo "== wrote $results/$out.{json,md,svg}" >&2
+[ "$flame" = 1 ] && echo "== flame graphs under $results/flame/" >&2
+exit 0
