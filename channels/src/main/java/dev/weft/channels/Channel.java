@@ -60,9 +60,12 @@ import java.util.function.Supplier;
  *   <li>{@code BROKEN}: the receiver, from EMPTY or IN_BUFFER, when its sender is still on its way
  *       (poisoning); both retry with new cells.
  *   <li>{@code INTERRUPTED_SEND} / {@code INTERRUPTED_RCV}: the waiter itself (interrupt, timeout),
- *       from its own waiter state; a failed try-operation, from EMPTY; the partner, from a dead
- *       select registration. The cell is then counted as cleaned; a segment with all cells cleaned
- *       is unlinked in O(1).
+ *       from its own waiter state; a failed try-operation, from EMPTY; whoever claimed a dead
+ *       select registration (the partner, buffer expansion, the select's own cleanup), from
+ *       CLAIMED; a select or buffer expansion refusing the registration of a select that is still
+ *       registering (that select then registers the clause again). The cell is then counted as
+ *       cleaned, except that in a buffered channel a withdrawn receiver's cell is counted once the
+ *       buffer end has passed it; a segment with all cells cleaned is unlinked in O(1).
  *   <li>{@code CLOSED}: closing, from EMPTY, IN_BUFFER, a waiter it wakes, and (error only)
  *       BUFFERED, whose value is discarded.
  * </ul>
@@ -80,8 +83,10 @@ import java.util.function.Supplier;
  *   <li>failed trySend / tryReceive: the read of the counters that shows no partner, or the CAS
  *       to an INTERRUPTED state in the claimed cell.
  *   <li>done / error: the atomic OR of the closed bits into {@code senders}. Sends that claimed
- *       a cell before it still complete (for done) or are woken with the error (error); receivers
- *       of cells at or beyond the sender count at that moment see the channel closed.
+ *       a cell before it still complete for done (unless their receiver poisoned the cell or their
+ *       segment did not exist yet: then they are refused, as if they came after the close), and
+ *       are woken with the error for error; receivers of cells at or beyond the sender count at
+ *       that moment ({@code closedAt}) see the channel closed.
  *   <li>select: see {@link SelectOp}.
  * </ul>
  *
@@ -554,7 +559,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 Object cur = seg.state(i);
                 if (Waiting.holds(cur, me)) {
                     if (seg.casState(i, cur, INTERRUPTED_RCV)) {
-                        seg.onCellCleaned();
+                        onReceiverCellWithdrawn(seg, i, cur);
                         if (interrupted) {
                             throw new InterruptedException();
                         }
@@ -619,11 +624,12 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 }
                 if (waiter == null) {
                     if (seg.casState(i, st, INTERRUPTED_RCV)) {
-                        seg.onCellCleaned();
+                        onReceiverCellWithdrawn(seg, i, st);
                         expandBuffer();
                         return RCV_NO_WAITER;
                     }
-                } else if (seg.casState(i, st, waiter)) {
+                } else if (seg.casState(i, st, st == IN_BUFFER ? new Cells.WaiterEB(waiter) : waiter)) {
+                    // over IN_BUFFER: the buffer end already passed this cell (rare; see WaiterEB)
                     expandBuffer();
                     return RCV_INSTALLED;
                 }
@@ -808,15 +814,33 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private void killCell(Segment seg, int i, Object st, boolean receiverSide) {
         if (receiverSide) {
             seg.setState(i, INTERRUPTED_RCV);
-        } else {
-            seg.setElement(i, null);
-            seg.setState(i, INTERRUPTED_SEND);
+            onReceiverCellWithdrawn(seg, i, st);
+            return;
         }
+        seg.setElement(i, null);
+        seg.setState(i, INTERRUPTED_SEND);
         seg.onCellCleaned();
-        if (!receiverSide && st instanceof Cells.WaiterEB) {
+        if (st instanceof Cells.WaiterEB) {
             expandBuffer();
         }
     }
+
+    /**
+     * Counts a cell whose receiver withdrew (state {@code before} replaced by INTERRUPTED_RCV) as
+     * cleaned. In a buffered channel the buffer end must pass such a cell (it counts as buffer
+     * space) before its segment may be removed, or a later expansion jumping over the removed
+     * segment would count it twice. So here it is counted only if the buffer end already passed
+     * it (the state was IN_BUFFER or WaiterEB); otherwise the expansion that reaches it counts it.
+     */
+    private void onReceiverCellWithdrawn(Segment seg, int i, Object before) {
+        if (capacity <= 0
+                || before == IN_BUFFER
+                || before instanceof Cells.WaiterEB
+                || seg.id * SIZE + i < capacity) { // the initial buffer: never visited
+            seg.onCellCleaned();
+        }
+    }
+
 
     // =============================================================================================
     // Buffer expansion
@@ -833,7 +857,15 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             long s = senders() & COUNT_MASK;
             long id = b / SIZE;
             if (s <= b) {
-                // no sender in that cell yet: keep the pointer near the end
+                // no sender in that cell yet
+                if (b < receivers()) {
+                    Segment found = seg.id == id ? seg : findSegment(POINTER_BUFFER_END, seg, id);
+                    if (found != null && found.id == id) {
+                        passReceiverCell(found, (int) (b % SIZE));
+                    }
+                    return;
+                }
+                // keep the pointer near the end
                 if (seg.id < id) {
                     Segment last = seg;
                     Segment n;
@@ -861,6 +893,33 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         }
     }
 
+    /**
+     * The buffer end passed cell {@code i}, whose receiver claimed it before any sender: mark it so
+     * that a receiver withdrawing from it later counts it as cleaned (see {@link
+     * #onReceiverCellWithdrawn}), or count it now if the receiver already withdrew.
+     */
+    private void passReceiverCell(Segment seg, int i) {
+        while (true) {
+            Object st = seg.state(i);
+            if (st == null) {
+                if (seg.casState(i, null, IN_BUFFER)) {
+                    return;
+                }
+            } else if (st == INTERRUPTED_RCV) {
+                seg.onCellCleaned();
+                return;
+            } else if (st == CLAIMED) {
+                Thread.onSpinWait();
+            } else if (Cells.isWaiter(st) && !(st instanceof Cells.WaiterEB)) {
+                if (seg.casState(i, st, new Cells.WaiterEB(st))) {
+                    return;
+                }
+            } else {
+                return; // a sender arrived meanwhile: it completes the cell
+            }
+        }
+    }
+
     /** Returns whether cell {@code b} now counts as buffer space (false: a withdrawn sender). */
     private boolean updateCellExpandBuffer(Segment seg, int i, long b) {
         int step = 0;
@@ -874,6 +933,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             }
             if (st == INTERRUPTED_SEND) {
                 return false;
+            }
+            if (st == INTERRUPTED_RCV) {
+                seg.onCellCleaned(); // its receiver left the counting to us
+                return true;
             }
             if (st == CLAIMED) {
                 step = Waiting.backoff(step);
@@ -911,8 +974,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 killCell(seg, i, st, false);
                 return false;
             }
-            seg.setState(i, st); // registering: let it finish
-            step = Waiting.backoff(step);
+            // registering: never wait for it (this thread may be a registering select itself);
+            // withdraw the registration and have the select register that clause again
+            killCell(seg, i, st, false);
+            op.requestReregistration();
+            return false;
         }
     }
 
@@ -1168,7 +1234,32 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         if ((w & CLOSED_BIT) == 0) {
             return false;
         }
-        return (w & ERROR_BIT) != 0 || receivers() >= sendersAtClose();
+        if ((w & ERROR_BIT) != 0) {
+            return true;
+        }
+        long r = receivers();
+        long end = sendersAtClose();
+        return r >= end || !mayDeliver(r, end);
+    }
+
+    /** Whether some cell in {@code [from, to)} still holds, or will get, a value to receive. */
+    private boolean mayDeliver(long from, long to) {
+        for (Segment seg = receiveSegment(); seg != null && seg != Segment.CLOSED_LIST; seg = seg.next()) {
+            for (int i = 0; i < SIZE; i++) {
+                long g = seg.id * SIZE + i;
+                if (g < from) {
+                    continue;
+                }
+                if (g >= to) {
+                    return false;
+                }
+                Object st = seg.state(i);
+                if (st == null || st == IN_BUFFER || st == BUFFERED || st == CLAIMED || Cells.isWaiter(st)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Override

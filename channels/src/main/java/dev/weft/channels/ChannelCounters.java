@@ -127,9 +127,10 @@ abstract class Pad0 {
 
 abstract class SendersField extends Pad0 {
     /**
-     * Invariant: the low bits ({@code COUNT_MASK}) count the send attempts that claimed a cell:
-     * the next sender works on cell {@code senders & COUNT_MASK}; it only grows. {@code CLOSED_BIT}
-     * and {@code ERROR_BIT} are set once, atomically, by closing.
+     * Invariant: the low bits ({@code COUNT_MASK}) are the index of the next sender's cell: they
+     * count send attempts (also those refused after closing) plus cells skipped in removed
+     * segments; they only grow. {@code CLOSED_BIT} and {@code ERROR_BIT} are set once, atomically,
+     * by closing.
      */
     volatile long senders;
 
@@ -159,7 +160,8 @@ abstract class BufferEndField extends Pad2 {
     /**
      * Buffered channels only. Invariant: a send to a cell below {@code bufferEnd} completes without
      * waiting; it starts at the capacity and each finished receive cell moves it forward by one
-     * cell that can hold a value (cells of withdrawn senders are skipped). Only grows.
+     * cell that can hold a value (cells of withdrawn senders are skipped, also by jumping over
+     * removed segments, whose cells not yet passed are all withdrawn senders). Only grows.
      */
     volatile long bufferEnd;
 

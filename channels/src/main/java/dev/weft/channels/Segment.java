@@ -64,7 +64,8 @@ final class Segment {
     /**
      * Low 16 bits: cleaned cells (0..SIZE, only grows). High bits: the number of channel segment
      * pointers referencing this segment. Removed iff cleaned == SIZE and pointers == 0; once
-     * removed, pointers can no longer be added ({@link #tryIncPointers()} fails).
+     * removed, pointers can no longer be added ({@link #tryIncPointers()} fails), unless it is
+     * still the tail (the tail is never unlinked, so it may be referenced again).
      */
     private volatile int cleanedAndPointers;
 

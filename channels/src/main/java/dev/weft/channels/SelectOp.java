@@ -29,7 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code Pending}: a descriptor. The owner, while {@code LOCKED}, found in its claimed cell the
  *       registration of another select whose owner is itself registering, and whose id is larger.
  *       It publishes what it wants (the partner, the cell) and waits. Selects meet in a global
- *       order of ids: a select only ever waits for one with a larger id, so waiting cannot cycle.
+ *       order of ids: a registering select only ever waits for one with a larger id (buffer
+       expansion and other selects never wait for it while they hold a cell or are registering
+       themselves: they refuse instead), so waiting cannot cycle.
  *       When the partner (larger id, itself {@code LOCKED}) meets one of this select's
  *       registrations, it helps: it completes the described rendezvous and moves both states to
  *       {@code Selected} (this CAS from {@code Pending} is the linearization point of the pair).
