@@ -140,6 +140,9 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         }
     }
 
+    /** How long this channel's waiters spin before parking; learned per channel. */
+    private final Waiting.Spin spin = new Waiting.Spin();
+
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     private final int capacity;
 
@@ -341,7 +344,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     private Object awaitSend(Segment seg, int i, Thread me, long timeout) throws InterruptedException {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        Object st = Waiting.awaitCell(seg, i, me, deadline, this);
+        Object st = Waiting.awaitCell(seg, i, me, deadline, spin, this);
         boolean interrupted = st == Waiting.INTERRUPTED;
         if (interrupted || st == Waiting.TIMED_OUT) {
             while (true) {
@@ -552,7 +555,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private Object awaitReceive(Segment seg, int i, Thread me, long timeout)
             throws InterruptedException {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        Object st = Waiting.awaitCell(seg, i, me, deadline, this);
+        Object st = Waiting.awaitCell(seg, i, me, deadline, spin, this);
         boolean interrupted = st == Waiting.INTERRUPTED;
         if (interrupted || st == Waiting.TIMED_OUT) {
             while (true) {
@@ -609,7 +612,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 long w = senders();
                 if (r < sendersLimit(w)) {
                     // the sender of this cell is on its way: give it a moment, then poison
-                    if (step < Waiting.VIRTUAL_SPINS) {
+                    if (step < 64) {
                         step = Waiting.backoff(step);
                         continue;
                     }

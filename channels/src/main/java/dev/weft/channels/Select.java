@@ -312,7 +312,7 @@ public final class Select {
     private static Object await(SelectOp op, long timeout) {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
         boolean interrupted = false;
-        int spins = Waiting.spinsFor(op.owner);
+        int spins = op.owner.isVirtual() ? 32 : 256;
         op.setState(SelectOp.WAITING);
         try {
             while (true) {

@@ -1,5 +1,6 @@
 package dev.weft.channels;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -7,10 +8,13 @@ import java.util.concurrent.locks.LockSupport;
  * Thread#onSpinWait()}, then {@link LockSupport#park}. The partner changes the state by CAS and
  * then calls {@link LockSupport#unpark}. Nothing here pins a virtual thread's carrier.
  *
- * <p>The spin is adaptive to the kind of thread: spinning pays only when the partner runs on
- * another core at the same time. A virtual thread that spins holds a carrier that the partner may
- * need, so virtual threads spin much less than platform threads ({@code weft.spins.virtual} and
- * {@code weft.spins.platform} override the two budgets, for benchmarking).
+ * <p><b>Adaptive spinning.</b> Spinning pays only when the partner runs on another core at the same
+ * time (one sender and one receiver on two carriers); with more runnable virtual threads than
+ * carriers, a spinning thread burns the carrier its partner needs. Each {@link Spin} (one per
+ * channel, one per select) learns which regime it is in: a wait that the spin satisfied grows the
+ * budget, a wait that had to park halves it. A budget that fell to zero is probed again on one
+ * wait in 32, so the estimate recovers when the regime changes. Virtual and platform threads have
+ * separate ceilings ({@code weft.spins.virtual}, {@code weft.spins.platform}).
  */
 final class Waiting {
     private Waiting() {}
@@ -20,14 +24,40 @@ final class Waiting {
     /** Returned by the await methods when the deadline passed. */
     static final Cells.Marker TIMED_OUT = new Cells.Marker("AWAIT_TIMED_OUT");
 
-    static final int VIRTUAL_SPINS = Integer.getInteger("weft.spins.virtual", 32);
-    static final int PLATFORM_SPINS = Integer.getInteger("weft.spins.platform", 256);
+    static final int VIRTUAL_SPINS = Integer.getInteger("weft.spins.virtual", 256);
+    static final int PLATFORM_SPINS = Integer.getInteger("weft.spins.platform", 1024);
 
-    /** Spins before a thread gives up its core in a busy-wait for a transient state. */
+    /** Spins before a busy-wait for a transient state yields its core. */
     private static final int BACKOFF_SPINS = 64;
 
-    static int spinsFor(Thread t) {
-        return t.isVirtual() ? VIRTUAL_SPINS : PLATFORM_SPINS;
+    /** An adaptive spin budget; racy on purpose (a lost update only blurs the estimate). */
+    static final class Spin {
+        private int virtualBudget = 32;
+        private int platformBudget = 128;
+
+        int budget(Thread t) {
+            int b = t.isVirtual() ? virtualBudget : platformBudget;
+            if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
+                return 32; // probe
+            }
+            return b;
+        }
+
+        void record(Thread t, boolean spinWon, int used) {
+            if (t.isVirtual()) {
+                virtualBudget = next(virtualBudget, spinWon, used, VIRTUAL_SPINS);
+            } else {
+                platformBudget = next(platformBudget, spinWon, used, PLATFORM_SPINS);
+            }
+        }
+
+        private static int next(int b, boolean spinWon, int used, int max) {
+            if (spinWon) {
+                int grown = Math.max(b, used) * 2 + 8;
+                return Math.min(grown, max);
+            }
+            return b >> 1;
+        }
     }
 
     /** Whether the cell state still holds {@code me} as its waiter. */
@@ -42,13 +72,15 @@ final class Waiting {
      * @return the new cell state, or {@link #INTERRUPTED} / {@link #TIMED_OUT}; in the last two
      *     cases the caller must withdraw by CAS and may still lose to the partner
      */
-    static Object awaitCell(Segment seg, int i, Thread me, long deadline, Object blocker) {
-        for (int spins = spinsFor(me); spins > 0; spins--) {
+    static Object awaitCell(Segment seg, int i, Thread me, long deadline, Spin spin, Object blocker) {
+        int budget = spin.budget(me);
+        for (int n = 0; n < budget; n++) {
             Object st = seg.state(i);
             if (!holds(st, me)) {
+                spin.record(me, true, n);
                 return st;
             }
-            if ((spins & 15) == 0) {
+            if ((n & 15) == 15) {
                 if (me.isInterrupted()) {
                     break;
                 }
@@ -57,6 +89,9 @@ final class Waiting {
                 }
             }
             Thread.onSpinWait();
+        }
+        if (budget > 0) {
+            spin.record(me, false, budget);
         }
         while (true) {
             Object st = seg.state(i);
