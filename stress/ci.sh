@@ -40,10 +40,12 @@ run_jcstress() { # name extra-args...
   echo "=== jcstress ($name): $*"
   local t0; t0=$(date +%s)
   # jcstress writes its result blob into the working directory: run it inside the report dir.
-  (cd "$dir" && "$JAVA" -jar ../jcstress.jar -m sanity -r . "$@" > jcstress.log 2>&1)
+  (cd "$dir" && "$JAVA" -jar ../jcstress.jar -m sanity -v -r . "$@" > jcstress.log 2>&1)
   local rc=$?
   grep -E '^\s*\(Results:' "$dir/jcstress.log" | tail -1
-  sed -n '/^RUN RESULTS:/,$p' "$dir/jcstress.log"
+  if command -v python3 > /dev/null; then
+    python3 stress/jcstress-summary.py "$dir/jcstress.log" || true
+  fi
   # jcstress exits 0 even when tests fail; read its summary instead.
   if [[ $rc -ne 0 ]] || grep -qE '\[(FAILED|ERROR)\]' "$dir/jcstress.log" \
      || ! grep -q 'Failed tests: No matches' "$dir/jcstress.log" \

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.weft.channels.Channel;
 import dev.weft.channels.Select;
 import org.jetbrains.lincheck.Lincheck;
+import org.jetbrains.lincheck.LincheckSettings;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,10 +86,18 @@ public class BlockingScenariosLincheckTest {
         }));
     }
 
+    /**
+     * Lincheck settings for the interrupt scenarios: a waiter spins up to 1024 times before it
+     * parks (and only the park observes the interrupt), so the default loop bound (50 iterations
+     * without progress = livelock) reports a false hang. This uses Lincheck's internal entry point
+     * (Kotlin {@code internal}, mangled name) to raise the bound.
+     */
+    static final LincheckSettings SPIN_TOLERANT = new LincheckSettings(true, 10, 2_000, 20);
+
     /** Interrupt vs resume on the send side: delivered iff the send reports success. */
     @Test
     void interruptVsResumeSend() {
-        Lincheck.runConcurrentTest(INVOCATIONS, wrap(() -> {
+        Lincheck.runConcurrentTestInternal$lincheck(INVOCATIONS, SPIN_TOLERANT, wrap(() -> {
             a = Channel.newRendezvousChannel();
             r1 = null;
             Thread sender = start(() -> {
@@ -109,7 +118,7 @@ public class BlockingScenariosLincheckTest {
     /** Interrupt vs resume on the receive side: consumed iff the receive returned it. */
     @Test
     void interruptVsResumeReceive() {
-        Lincheck.runConcurrentTest(INVOCATIONS, wrap(() -> {
+        Lincheck.runConcurrentTestInternal$lincheck(INVOCATIONS, SPIN_TOLERANT, wrap(() -> {
             a = Channel.newRendezvousChannel();
             r1 = null;
             Thread receiver = start(() -> {

@@ -58,6 +58,10 @@ public abstract class ChannelSpec {
         return closed != null;
     }
 
+    public Object closedForReceive() {
+        return "error".equals(closed) ? "error" : "done".equals(closed) && buffer.isEmpty() ? "done" : "open";
+    }
+
     public boolean isClosedForReceive() {
         return "error".equals(closed) || "done".equals(closed) && buffer.isEmpty();
     }
