@@ -30,7 +30,7 @@ if [[ ! -f "$JAR" ]]; then
 fi
 
 # Scenarios re-run with 1-cell segments (every operation crosses a segment boundary).
-TINY='SendVsTryReceiveBroken|TrySendVsTryReceiveBuffered|BufferExpansionVsInterruptedSender|ReceiveResumesBufferedSender|BufferedFifoAcrossExpansion|InterruptVsResumeSend|InterruptVsResumeReceive|TimeoutVsResumeSend|SelectVsSelectOppositeOrder|SelectVsSend|SegmentRemovalVsTraversal|WithdrawLastLiveCell|UnlimitedGrowthAcrossSegments|CloseVsSend|CloseLinearizableUnlimited'
+TINY='\.(SendVsTryReceiveBroken|TrySendVsTryReceiveBuffered|BufferExpansionVsInterruptedSender|ReceiveResumesBufferedSender|BufferedFifoAcrossExpansion|InterruptVsResumeSend|InterruptVsResumeReceive|TimeoutVsResumeSend|SelectVsSelectOppositeOrder|SelectVsSend|SegmentRemovalVsTraversal|WithdrawLastLiveCell|UnlimitedGrowthAcrossSegments|CloseVsSend|CloseLinearizableUnlimited)$'
 
 status=0
 run_jcstress() { # name extra-args...

@@ -29,7 +29,7 @@ for line in body.splitlines():
     m = re.match(r"^\s+(.+?)\s+(\d+)\s+([\d.]+%)\s+(Acceptable|Forbidden|Interesting)\s+(.*)$", line)
     if m:
         current["rows"].append((m.group(1), int(m.group(2)), m.group(4)))
-    elif "Exception" in line or "Error:" in line:
+    elif re.match(r"^\s+(java|org|dev)\.\S+(Exception|Error)\b", line) and "jcstress" not in line:
         if len(current["msg"]) < 2:
             current["msg"].append(line.strip())
 

@@ -4,7 +4,9 @@ import dev.weft.channels.Channel;
 import dev.weft.channels.ChannelClosed;
 import dev.weft.channels.ChannelClosedException;
 import dev.weft.channels.ChannelDone;
+import dev.weft.channels.ChannelDoneException;
 import dev.weft.channels.ChannelError;
+import dev.weft.channels.ChannelErrorException;
 import dev.weft.channels.Select;
 import dev.weft.channels.SelectClause;
 import dev.weft.channels.Sink;
@@ -362,8 +364,10 @@ public final class RandomStress {
                         case 1 -> {
                             try {
                                 o = ch.receive();
-                            } catch (ChannelClosedException e) {
-                                o = ch.closedForReceive();
+                            } catch (ChannelDoneException e) {
+                                o = new ChannelDone(ch);
+                            } catch (ChannelErrorException e) {
+                                o = new ChannelError(e.getCause(), ch);
                             }
                         }
                         case 2 -> {
