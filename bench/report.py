@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarize JMH JSON results of the weft benchmarks: a table, ratios and an SVG chart.
 
-Usage: report.py RESULT.json [MORE.json ...] [--svg OUT.svg] [--md OUT.md] [--title TEXT]
+Usage: report.py RESULT.json [MORE.json ...] [--svg OUT.svg] [--md OUT.md] [--title TEXT] [--note TEXT]
 
 For every scenario (benchmark class + its parameters other than impl) it prints each
 implementation's score (ns per value; mean ± JMH's 99.9% error), the median of the per-fork means
@@ -130,7 +130,8 @@ def summarize(scenarios):
             p = impls.get(peer)
             row[peer] = ratio(w.score, w.error, p.score, p.error) if (w and p) else None
             row[peer + "_median"] = (w.median / p.median) if (w and p and p.median and not nan(w.median)) else None
-        peers = [r for i, r in impls.items() if i != "weft" and not nan(r.score)]
+        # Go is an informational column (another runtime), not a peer to beat.
+        peers = [r for i, r in impls.items() if i not in ("weft", "go") and not nan(r.score)]
         if peers:
             best = min(peers, key=lambda r: r.score)
             row["best"] = best
@@ -140,7 +141,7 @@ def summarize(scenarios):
 
 
 def text_report(scenarios, out):
-    forks = max((r.forks for impls in scenarios.values() for r in impls.values()), default=0)
+    forks = max((r.forks for impls in scenarios.values() for i, r in impls.items() if i != "go"), default=0)
     w = max((len(n) for n in scenarios), default=10)
     out.write(f"{'scenario':<{w}}  {'impl':<20} {'ns/op':>10} {'± err':>9} {'median':>9} {'B/op':>8}\n")
     for name, impls in scenarios.items():
@@ -159,14 +160,14 @@ def text_report(scenarios, out):
     out.write("\nratio < 1: weft is faster. Errors propagated from JMH's 99.9% confidence intervals.\n")
 
 
-def md_report(scenarios, out, title):
+def md_report(scenarios, out, title, note=""):
     impls_all = []
     for impls in scenarios.values():
         for i in impls:
             if i not in impls_all:
                 impls_all.append(i)
     impls_all.sort(key=lambda i: IMPL_ORDER.index(i) if i in IMPL_ORDER else 99)
-    forks = max((r.forks for impls in scenarios.values() for r in impls.values()), default=0)
+    forks = max((r.forks for impls in scenarios.values() for i, r in impls.items() if i != "go"), default=0)
 
     def rr(v):
         return "" if not v or nan(v[0]) else f"{v[0]:.2f} ± {fmt(v[1], 2)}"
@@ -175,10 +176,14 @@ def md_report(scenarios, out, title):
         return "" if r is None else f"{fmt(r.score)} ± {fmt(r.error)}"
 
     out.write(f"### {title}\n\n")
+    if note:
+        out.write(f"{note}\n\n")
     out.write("ns per value (mean ± JMH 99.9% error, {} fork(s)); ratios < 1: weft is faster; ".format(forks)
               + "errors of ratios propagated from the scores'.\n\n")
-    out.write("| scenario | weft | jox | kotlin | best JDK peer | weft/jox | weft/kotlin | weft/best peer |\n")
-    out.write("|---|--:|--:|--:|--:|--:|--:|--:|\n")
+    has_go = "go" in impls_all
+    out.write("| scenario | weft | jox | kotlin | best JDK peer | weft/jox | weft/kotlin | weft/best peer |"
+              + (" Go (informational) |" if has_go else "") + "\n")
+    out.write("|---|--:|--:|--:|--:|--:|--:|--:|" + ("--:|" if has_go else "") + "\n")
     for row in summarize(scenarios):
         impls = scenarios[row["scenario"]]
         jdk = [r for i, r in impls.items() if i not in ("weft", "jox", "kotlin", "go") and not nan(r.score)]
@@ -186,12 +191,14 @@ def md_report(scenarios, out, title):
         out.write(f"| {row['scenario']} | {sc(impls.get('weft'))} | {sc(impls.get('jox'))} | "
                   f"{sc(impls.get('kotlin'))} | "
                   f"{(best_jdk.impl + ' ' + sc(best_jdk)) if best_jdk else ''} | "
-                  f"{rr(row['jox'])} | {rr(row['kotlin'])} | {rr(row.get('vs_best'))} |\n")
+                  f"{rr(row['jox'])} | {rr(row['kotlin'])} | {rr(row.get('vs_best'))} |"
+                  + (f" {sc(impls.get('go'))} |" if has_go else "") + "\n")
     out.write("\nAllocation, bytes per value (`-prof gc`, gc.alloc.rate.norm):\n\n")
-    out.write("| scenario | " + " | ".join(impls_all) + " |\n")
-    out.write("|---" + "|--:" * len(impls_all) + "|\n")
+    jvm_all = [i for i in impls_all if i != "go"]
+    out.write("| scenario | " + " | ".join(jvm_all) + " |\n")
+    out.write("|---" + "|--:" * len(jvm_all) + "|\n")
     for name, impls in scenarios.items():
-        cells = ["" if impls.get(i) is None else fmt(impls[i].alloc, 0) for i in impls_all]
+        cells = ["" if impls.get(i) is None else fmt(impls[i].alloc, 1) for i in jvm_all]
         out.write(f"| {name} | " + " | ".join(cells) + " |\n")
     if any(i not in ("weft", "jox", "kotlin", "go") for i in impls_all):
         out.write("\nAll JDK peers, ns per value:\n\n")
@@ -206,7 +213,7 @@ def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def svg_chart(scenarios, title):
+def svg_chart(scenarios, title, note=""):
     bar_h, gap, left, right, top = 11, 10, 300, 110, 60
     plot_w = 560
     vals = [r.score + (0 if nan(r.error) else r.error) for impls in scenarios.values() for r in impls.values()
@@ -222,7 +229,14 @@ def svg_chart(scenarios, title):
         return left + plot_w * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
 
     rows = sum(len(impls) for impls in scenarios.values())
-    height = top + rows * bar_h + len(scenarios) * gap + 60
+    note_lines = []
+    for part in (note.split("; ") if note else []):
+        if note_lines and len(note_lines[-1]) + len(part) + 2 <= 170:
+            note_lines[-1] += "; " + part
+        else:
+            note_lines.append(part)
+    plot_bottom = top + rows * bar_h + len(scenarios) * gap
+    height = plot_bottom + 48 + 12 * len(note_lines)
     width = left + plot_w + right
     s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
          f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">',
@@ -238,7 +252,7 @@ def svg_chart(scenarios, title):
             if v > hi * 1.0001:
                 break
             gx = x(v)
-            s.append(f'<line x1="{gx:.1f}" y1="{top - 6}" x2="{gx:.1f}" y2="{height - 40}" '
+            s.append(f'<line x1="{gx:.1f}" y1="{top - 6}" x2="{gx:.1f}" y2="{plot_bottom}" '
                      f'stroke="{"#ccc" if m == 1 else "#eee"}"/>')
             s.append(f'<text x="{gx:.1f}" y="{top - 9}" text-anchor="middle" fill="#555">{fmt(v, 0)}</text>')
         d *= 10
@@ -269,14 +283,17 @@ def svg_chart(scenarios, title):
         y += gap
         s.append(f'<line x1="10" y1="{y - gap / 2}" x2="{width - 10}" y2="{y - gap / 2}" stroke="#ddd"/>')
     s.append(f'<text x="{left + plot_w + 6}" y="{top - 22}" fill="#555">ns/op  (B/op)</text>')
-    s.append(f'<text x="10" y="{height - 12}" fill="#555">SynchronousQueue / ArrayBlockingQueue rows '
+    foot = height - 14 - 12 * len(note_lines)
+    s.append(f'<text x="10" y="{foot}" fill="#555">SynchronousQueue / ArrayBlockingQueue rows '
              'in Chained, Parallel and Contention are the JDK counterpart of the capacity.</text>')
+    for n, line in enumerate(note_lines):
+        s.append(f'<text x="10" y="{foot + 14 + 12 * n}" fill="#555" font-size="9">{esc(line)}</text>')
     s.append("</svg>")
     return "\n".join(s) + "\n"
 
 
 def main(argv):
-    paths, svg, md, title = [], None, None, "weft benchmarks"
+    paths, svg, md, title, note = [], None, None, "weft benchmarks", ""
     it = iter(argv)
     for a in it:
         if a == "--svg":
@@ -285,6 +302,8 @@ def main(argv):
             md = next(it)
         elif a == "--title":
             title = next(it)
+        elif a == "--note":
+            note = next(it)
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
@@ -300,10 +319,10 @@ def main(argv):
     text_report(scenarios, sys.stdout)
     if svg:
         with open(svg, "w") as f:
-            f.write(svg_chart(scenarios, title))
+            f.write(svg_chart(scenarios, title, note))
     if md:
         with open(md, "w") as f:
-            md_report(scenarios, f, title)
+            md_report(scenarios, f, title, note)
     return 0
 
 

@@ -5,6 +5,7 @@
 #   bench/run.sh                   quick profile (~10-12 min on 2 cores, build included)
 #   bench/run.sh --full            full profile: 5 forks, longer iterations (hours on 2 cores)
 #   bench/run.sh --flame           add an async-profiler flame graph per benchmark (bench/results/flame/)
+#   bench/run.sh --go              add Go channels (bench/go, needs the go toolchain) as an informational column
 #   bench/run.sh --no-build        reuse bench/target/benchmarks.jar
 #   bench/run.sh --out NAME        results as bench/results/NAME.{json,md,svg} (default: the profile name)
 #   bench/run.sh ... -- ARGS       extra JMH arguments; a benchmark regex there replaces the profile's
@@ -17,6 +18,7 @@ set -euo pipefail
 
 profile=quick
 flame=0
+go=0
 build=1
 out=""
 extra=()
@@ -25,10 +27,11 @@ while [ $# -gt 0 ]; do
     --quick) profile=quick ;;
     --full) profile=full ;;
     --flame) flame=1 ;;
+    --go) go=1 ;;
     --no-build) build=0 ;;
     --out) out="$2"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -50,7 +53,7 @@ case "$profile" in
   quick)
     # Sized to finish in ~10 minutes on 2 cores: one fork, short iterations. Good for spotting a
     # 2x difference, not for 10%.
-    opts=(-f 1 -wi 2 -w 1s -i 3 -r 1s -to 60s)
+    opts=(-f 1 -wi 3 -w 500ms -i 8 -r 300ms -to 60s)
     ;;
   full)
     opts=(-f 5 -wi 3 -w 2s -i 5 -r 2s -to 120s)
@@ -73,7 +76,7 @@ PY
   fi
   mkdir -p "$results/flame"
   # itimer works without perf_event permissions (cycles does not work in containers).
-  profilers+=(-prof "async:libPath=$lib;output=flamegraph;event=itimer;dir=$results/flame")
+  profilers+=(-prof "async:libPath=$lib;output=flamegraph;event=itimer;interval=1000000;dir=$results/flame")
 fi
 
 # Options given after -- win over the profile's.
@@ -90,13 +93,36 @@ while [ $i -lt ${#opts[@]} ]; do
 done
 
 json="$results/$out.json"
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*average[s]*: //'; }
+load_start="$(loadavg)"
+commit="$(git -C "$ROOT_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$ROOT_DIR" status --porcelain -- channels/src/main 2>/dev/null)" ]; then
+  commit="$commit+dirty"
+fi
 # A regex in the extra arguments replaces the default selection (everything).
 "$JAVA" -jar "$JAR" "${final[@]}" "${profilers[@]}" -rf json -rff "$json" "${extra[@]}"
 
+inputs=("$json")
+go_note=""
+if [ "$go" = 1 ]; then
+  echo "== Go channels (informational)" >&2
+  case "$profile" in
+    quick) go_count=3; go_time=300ms ;;
+    full) go_count=5; go_time=2s ;;
+  esac
+  if bash "$BENCH_DIR/go/run.sh" "$results/$out-go.json" "$go_count" "$go_time"; then
+    inputs+=("$results/$out-go.json")
+    go_note="; Go $(go version | cut -d' ' -f3) -count $go_count -benchtime $go_time"
+  else
+    echo "warning: the Go benchmarks did not run; the report has no Go column" >&2
+  fi
+fi
+load_end="$(loadavg)"
+note="weft $commit; $(nproc 2>/dev/null || echo '?') cores; $("$JAVA" -version 2>&1 | head -n1 | sed 's/"//g'); JMH ${final[*]}$go_note; load average (1/5/15 min) at start $load_start, at end $load_end"
 echo >&2
 echo "== $json" >&2
-python "$BENCH_DIR/report.py" "$json" --svg "$results/$out.svg" --md "$results/$out.md" \
-  --title "weft vs peers — $out profile, $(nproc 2>/dev/null || echo '?') cores, $("$JAVA" -version 2>&1 | head -n1 | sed 's/"//g')"
+python "$BENCH_DIR/report.py" "${inputs[@]}" --svg "$results/$out.svg" --md "$results/$out.md" \
+  --title "weft vs peers — $out profile, $(nproc 2>/dev/null || echo '?') cores" --note "$note"
 echo >&2
 echo "== wrote $results/$out.{json,md,svg}" >&2
 [ "$flame" = 1 ] && echo "== flame graphs under $results/flame/" >&2

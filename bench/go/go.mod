@@ -1,0 +1,3 @@
+module weft.dev/bench/go
+
+go 1.22
