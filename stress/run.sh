@@ -31,7 +31,11 @@ if [[ ! -f "$JAR" ]]; then
   ./mvnw -B -q -pl stress -am package -DskipTests
 fi
 
-JVM_OPTS=(-Xmx2g -XX:+UseParallelGC)
+# STRESS_JAVA_OPTS adds JVM flags, e.g. RandomStress's debug knobs for narrowing a failure down:
+#   -Dstress.sendOps=0123 -Dstress.receiveOps=0123 (no selects), -Dstress.interrupts=false,
+#   -Dstress.earlyClose=false, -Dstress.timedSelects=false (see RandomStress).
+read -r -a EXTRA <<< "${STRESS_JAVA_OPTS:-}"
+JVM_OPTS=(-Xmx2g -XX:+UseParallelGC "${EXTRA[@]}")
 start=$(date +%s)
 
 random_stress() { # seconds capacities segment-size
