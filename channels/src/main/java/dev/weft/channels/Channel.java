@@ -331,7 +331,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         }
     }
 
-    /** Whether a send would complete without waiting now (a hint; used by try-sends). */
+    /**
+     * Whether a send would complete without waiting now (used by try-sends). The sender count is
+     * read first: when the answer is no, then at the moment receivers is read both conditions
+     * fail (senders only grows, bufferEnd read later is at least its value then).
+     */
     private boolean canSendNow() {
         long s = senders() & COUNT_MASK;
         return capacity == UNLIMITED || s < receivers() || (capacity > 0 && s < bufferEnd());
@@ -513,8 +517,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         Segment seg = receiveSegment();
         while (true) {
             if (timeout == 0L) {
+                // receivers first: at the moment senders is read, receivers >= r0 (it only
+                // grows), so "r0 >= senders" means the channel is empty at that moment
+                long r0 = receivers();
                 long w = senders();
-                if (receivers() >= sendersLimit(w)) {
+                if (r0 >= sendersLimit(w)) {
                     return (w & CLOSED_BIT) != 0 ? closeReason : null;
                 }
             }
