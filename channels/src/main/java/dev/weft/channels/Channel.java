@@ -143,6 +143,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     /** How long this channel's waiters spin before parking; learned per channel. */
     private final Waiting.Spin spin = new Waiting.Spin();
 
+    Waiting.Spin spinPolicy() {
+        return spin;
+    }
+
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     private final int capacity;
 

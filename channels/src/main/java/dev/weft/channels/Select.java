@@ -312,12 +312,17 @@ public final class Select {
     private static Object await(SelectOp op, long timeout) {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
         boolean interrupted = false;
-        int spins = op.owner.isVirtual() ? 32 : 256;
+        Waiting.Spin spin = op.clauses[0].channel().spinPolicy();
+        int budget = spin.budget(op.owner);
+        int spins = 0;
         op.setState(SelectOp.WAITING);
         try {
             while (true) {
                 Object st = op.state();
                 if (SelectOp.isTerminal(st)) {
+                    if (budget > 0) {
+                        spin.record(op.owner, spins < budget, spins);
+                    }
                     return st;
                 }
                 if (op.takeReregisterRequest()) {
@@ -329,6 +334,13 @@ public final class Select {
                         op.setState(SelectOp.WAITING);
                     }
                     continue;
+                }
+                if (spins < budget) {
+                    spins++;
+                    if ((spins & 15) != 0) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
                 }
                 boolean cancel = false;
                 if (Thread.interrupted()) {
@@ -343,8 +355,7 @@ public final class Select {
                     }
                     continue; // a partner completed it first
                 }
-                if (spins > 0) {
-                    spins--;
+                if (spins < budget) {
                     Thread.onSpinWait();
                 } else if (deadline == 0L) {
                     LockSupport.park(op);
