@@ -24,10 +24,12 @@ if [[ -z "$JAVA" ]]; then
 fi
 export JAVA
 
-JAR=stress/target/jcstress.jar
-if [[ ! -f "$JAR" ]]; then
-  ./mvnw -B -q -pl stress -am package -DskipTests || exit 1
+# Always rebuild the uber-jar from the current sources (channels included), so jcstress and the
+# stress run never test a stale build. STRESS_SKIP_BUILD=1 skips this.
+if [[ "${STRESS_SKIP_BUILD:-0}" != 1 ]]; then
+  ./mvnw -B -q -pl stress -am package -DskipTests -Dweft.skipTinySegments=true || exit 1
 fi
+export STRESS_SKIP_BUILD=1
 
 # Scenarios re-run with 1-cell segments (every operation crosses a segment boundary).
 TINY='\.(SendVsTryReceiveBroken|TrySendVsTryReceiveBuffered|BufferExpansionVsInterruptedSender|ReceiveResumesBufferedSender|BufferedFifoAcrossExpansion|InterruptVsResumeSend|InterruptVsResumeReceive|TimeoutVsResumeSend|SelectVsSelectOppositeOrder|SelectVsSend|SegmentRemovalVsTraversal|WithdrawLastLiveCell|UnlimitedGrowthAcrossSegments|CloseVsSend|CloseLinearizableUnlimited)$'

@@ -8,8 +8,8 @@
 #                         then MemoryBoundedness
 #   stress/run.sh custom SECONDS [CAPACITIES] [SEGMENT_SIZES]   e.g. custom 60 0,1,-1 32,1
 #
-# Needs stress/target/jcstress.jar (built by ./mvnw -pl stress -am package -DskipTests; the
-# script builds it when missing). Every run is a separate JVM (the segment size is read once per
+# Builds stress/target/jcstress.jar first (./mvnw -pl stress -am package -DskipTests), unless
+# STRESS_SKIP_BUILD=1 and the jar exists. Every run is a separate JVM (the segment size is read once per
 # JVM from -Dweft.segmentSize). Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,8 @@ if [[ -z "$JAVA" ]]; then
     JAVA="${JAVA:-java}"
   fi
 fi
-if [[ ! -f "$JAR" ]]; then
+# Rebuild the uber-jar from the current sources unless told not to (stress/ci.sh builds it once).
+if [[ "${STRESS_SKIP_BUILD:-0}" != 1 || ! -f "$JAR" ]]; then
   ./mvnw -B -q -pl stress -am package -DskipTests
 fi
 

@@ -14,8 +14,8 @@ import java.util.function.IntFunction;
  * interrupted once all of them are parked, and withdraw. After every batch, and at the end, the
  * number of segments reachable from the channel ({@link Channel#reachableSegments()}) must be at
  * most {@link #BOUND}; the maximum seen while a batch was still parked is reported too. Kinds:
- * interrupted rendezvous senders, interrupted rendezvous receivers, interrupted senders on a full
- * buffered channel, interrupted selects (registered in two channels; send-clause selects n/4), and
+ * interrupted rendezvous senders, interrupted rendezvous receivers, interrupted receivers on an
+ * empty buffered channel, interrupted senders on a full buffered channel, interrupted selects (registered in two channels; send-clause selects n/4), and
  * timed-out sends (n/5, sequential).
  *
  * <p>Lives in package {@code dev.weft.channels} to reach the package-private hook, so it must run
@@ -50,6 +50,16 @@ public final class MemoryBoundedness {
             try {
                 rendezvous2.receive();
                 throw new AssertionError("receive completed without a sender");
+            } catch (InterruptedException expected) {
+                // withdrawn
+            }
+        });
+
+        Channel<Integer> empty = Channel.newBufferedChannel(4);
+        ok &= check("interrupted receivers (buffered(4), empty)", n, List.of(empty), i -> () -> {
+            try {
+                empty.receive();
+                throw new AssertionError("receive completed on an empty channel");
             } catch (InterruptedException expected) {
                 // withdrawn
             }

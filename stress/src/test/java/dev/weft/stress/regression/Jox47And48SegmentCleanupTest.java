@@ -3,6 +3,7 @@ package dev.weft.stress.regression;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.channels.Channel;
+import dev.weft.channels.Select;
 import dev.weft.channels.StressHooks;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,42 @@ class Jox47And48SegmentCleanupTest {
         }
     }
 
+    /**
+     * Same bug class on buffered channels: interrupted receivers (plain and select) must leave
+     * their segments removable. Known bug in channels 3664d08 (excluded by default; {@code
+     * -Dstress.excludedGroups=none} runs it): their cells stay INTERRUPTED_RCV with {@code
+     * cleaned=0}, so 1,000 withdrawn receivers on a 1-cell-segment buffered channel keep ~1,000
+     * segments reachable. Repro: {@code dev.weft.channels.BufferedWithdrawnReceiversLeak}.
+     */
+    @Tag("known-bug")
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void interruptedReceiversOnABufferedChannelLeaveFewSegments(int capacity) throws Exception {
+        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        Channel<Integer> other = Channel.newRendezvousChannel();
+        for (boolean select : new boolean[] {false, true}) {
+            List<Thread> waiters = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                waiters.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        if (select) {
+                            Select.select(other.receiveClause(), ch.receiveClause());
+                        } else {
+                            ch.receive();
+                        }
+                        throw new AssertionError("completed on an empty channel");
+                    } catch (InterruptedException expected) {
+                        // withdrawn
+                    }
+                }));
+            }
+            interruptAll(waiters);
+            int reach = StressHooks.reachableSegments(ch);
+            assertTrue(reach <= BOUND, "capacity " + capacity + ", after 1,000 interrupted "
+                    + (select ? "selects" : "receivers") + ": " + reach + " segments reachable");
+        }
+    }
+
     /** jox #47: interrupted sends, then interrupted receives, then close. */
     @Test
     void closeAfterInterruptedWaitersLeavesFewSegments() throws Exception {
@@ -90,12 +127,9 @@ class Jox47And48SegmentCleanupTest {
     /**
      * The same bug class for completed operations: segments that both counters have passed must
      * become unreachable, or a long-lived channel grows without bound (found on rendezvous and
-     * unlimited channels, whose buffer-end segment pointer stays at the first segment).
-     *
-     * <p>Known bug (excluded by default; {@code -Dstress.excludedGroups=none} runs it). Repro:
-     * {@code dev.weft.stress.repro.CompletedSegmentsLeak}.
+     * unlimited channels, whose buffer-end segment pointer stayed at the first segment; fixed in
+     * channels b4d8d4c). Repro: {@code dev.weft.stress.repro.CompletedSegmentsLeak}.
      */
-    @Tag("known-bug")
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 16, -1})
     void completedOperationsLeaveFewSegments(int capacity) throws Exception {

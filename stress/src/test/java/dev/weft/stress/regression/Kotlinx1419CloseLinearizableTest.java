@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.channels.Channel;
 import dev.weft.channels.ChannelClosed;
 import dev.weft.channels.ChannelDone;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -75,17 +74,15 @@ class Kotlinx1419CloseLinearizableTest {
                 assertEquals(k, ch.tryReceiveOrClosed(), "value " + k + " of " + sent[0] + " sent before the close");
             }
             assertInstanceOf(ChannelDone.class, ch.tryReceiveOrClosed());
-            // closedForReceive()/isClosedForReceive() here: see the known-bug test below.
+            // closedForReceive()/isClosedForReceive() after rejected sends: see the test below.
         }
     }
 
     /**
-     * Known bug (excluded by default; {@code -Dstress.excludedGroups=none} runs it): a send
-     * rejected after the close leaves {@code isClosedForReceive()} false on a closed, drained
+     * Found by this module, fixed in channels b4d8d4c/b18c636: a send rejected after the close left {@code isClosedForReceive()} false on a closed, drained
      * buffered or unlimited channel (and, when the rejected send raced the close, {@code
      * closedForReceive()} returns {@code null} as well). Repro: {@code dev.weft.stress.repro.IsClosedForReceiveAfterRejectedSend}.
      */
-    @Tag("known-bug")
     @ParameterizedTest
     @ValueSource(ints = {1, 16, -1})
     void closedForReceiveOnceDrainedEvenAfterARejectedSend(int capacity) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.weft.channels.Channel;
 import dev.weft.channels.Select;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,12 +44,9 @@ class Kotlinx504OppositeSelectsTest {
     }
 
     /**
-     * Known bug (excluded by default; {@code -Dstress.excludedGroups=none} runs it): hangs now and
-     * then (both selects parked), and select-vs-select rendezvous can return {@code null} from a
-     * receive clause (jcstress {@code SelectVsSelectOppositeOrder}; repro {@code
-     * dev.weft.stress.repro.SelectSendVsSelectReceiveLoss}).
+     * Hung now and then against channels f9e5a6a (both selects parked) while select-vs-select
+     * rendezvous could return {@code null} from a receive clause; passes against 3664d08.
      */
-    @Tag("known-bug")
     @Test
     void oppositeOrderSendAndReceiveSelects() throws Exception {
         Channel<Integer> a = Channel.newRendezvousChannel();
