@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI entry point for the stress module (called from .ci/run), ~10-12 minutes on 2 cores:
+# CI entry point for the stress module (called from .ci/run); 5.5-9 minutes on 2 cores (measured):
 #   1. jcstress, -m sanity, every scenario at the default segment size (32);
 #   2. jcstress, -m sanity, with 1-cell segments (-jvmArgsPrepend -Dweft.segmentSize=1), on the
 #      subset of scenarios whose race involves segment boundaries or cell cleanup (TINY below);
