@@ -871,22 +871,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             long s = senders() & COUNT_MASK;
             long id = b / SIZE;
             if (s <= b) {
-                // no sender in that cell yet
-                if (b < receivers()) {
-                    Segment found = seg.id == id ? seg : findSegment(POINTER_BUFFER_END, seg, id);
-                    if (found != null && found.id == id) {
-                        passReceiverCell(found, (int) (b % SIZE));
-                    }
-                    return;
-                }
-                // keep the pointer near the end
-                if (seg.id < id) {
-                    Segment last = seg;
-                    Segment n;
-                    while ((n = last.next()) != null && n != Segment.CLOSED_LIST && n.id <= id) {
-                        last = n;
-                    }
-                    moveForward(POINTER_BUFFER_END, last);
+                // no sender in that cell yet: mark it passed (see passReceiverCell)
+                Segment found = seg.id == id ? seg : findSegment(POINTER_BUFFER_END, seg, id);
+                if (found != null && found.id == id) {
+                    passReceiverCell(found, (int) (b % SIZE));
                 }
                 return;
             }
@@ -908,9 +896,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     /**
-     * The buffer end passed cell {@code i}, whose receiver claimed it before any sender: mark it so
-     * that a receiver withdrawing from it later counts it as cleaned (see {@link
-     * #onReceiverCellWithdrawn}), or count it now if the receiver already withdrew.
+     * The buffer end passed cell {@code i} before its sender claimed it: mark it IN_BUFFER (a
+     * receiver that then waits there wraps itself in WaiterEB) or wrap its waiter, so that a
+     * receiver withdrawing from it later counts it as cleaned (see {@link
+     * #onReceiverCellWithdrawn}); count it now if its receiver already withdrew.
      */
     private void passReceiverCell(Segment seg, int i) {
         while (true) {
@@ -1148,7 +1137,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         }
         Segment start = oldestSegment();
         Segment.closeList(start);
-        sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose());
+        sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose(), receivers());
         return null;
     }
 
@@ -1171,18 +1160,26 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         return (w & CLOSED_BIT) == 0 ? count : Math.min(count, sendersAtClose());
     }
 
-    /** Closes every cell at or beyond {@code from}, from segment {@code start} to the end. */
-    private void sweep(Segment start, long from) {
+    /**
+     * Closes every cell at or beyond {@code from}, from segment {@code start} to the end; cells
+     * below {@code claimedBelow} have a receiver on its way.
+     */
+    private void sweep(Segment start, long from, long claimedBelow) {
         for (Segment seg = start; seg != null && seg != Segment.CLOSED_LIST; seg = seg.next()) {
             for (int i = 0; i < SIZE; i++) {
-                if (seg.id * SIZE + i >= from) {
-                    closeCell(seg, i);
+                long g = seg.id * SIZE + i;
+                if (g >= from) {
+                    closeCell(seg, i, g < claimedBelow);
                 }
             }
         }
     }
 
-    private void closeCell(Segment seg, int i) {
+    /**
+     * @param claimed whether the cell's receiver is already on its way: a value buffered there is
+     *     then left for it (that send and receive linearize before the close)
+     */
+    private void closeCell(Segment seg, int i, boolean claimed) {
         int step = 0;
         while (true) {
             Object st = seg.state(i);
@@ -1193,7 +1190,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             if (st == BUFFERED) {
-                // only error sweeps cells with values: discard it
+                // only error sweeps cells with values: discard it, unless its receiver claimed it
+                if (claimed) {
+                    return;
+                }
                 if (seg.casState(i, BUFFERED, CLOSED)) {
                     seg.setElement(i, null);
                     return;
