@@ -1084,6 +1084,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         return m;
     }
 
+    /** The buffer capacity: 0 for rendezvous, -1 for unlimited. */
+    int capacity() {
+        return capacity;
+    }
+
     /** Segments reachable from the channel's pointers (for memory-boundedness tests). */
     int reachableSegments() {
         int n = 0;
