@@ -1242,6 +1242,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         }
     }
 
+    /** The {@link ChannelError} if this channel is closed in error, else {@code null}. */
+    ChannelError errorIfAny() {
+        return (senders() & ERROR_BIT) != 0 ? (ChannelError) closeReason : null;
+    }
+
     @Override
     public boolean isClosedForSend() {
         return (senders() & CLOSED_BIT) != 0;

@@ -246,6 +246,16 @@ public final class Select {
             throws InterruptedException {
         validate(clauses);
         int n = clauses.length;
+        // as in jox: a channel in error wins over any clause, even one that is ready
+        for (SelectClause<?> c : clauses) {
+            Channel<?> ch = c.channel();
+            if (ch != null) {
+                ChannelClosed e = ch.errorIfAny();
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
         if (clauses[n - 1].channel() == null) {
             return runWithDefault(clauses, order(n - 1, biased));
         }
