@@ -37,7 +37,8 @@ public interface Source<T> extends CloseableChannel {
 
     /**
      * Receives a value if one is available right now: a buffered value or a waiting sender.
-     * Never blocks.
+     * Never blocks. Under contention it may return {@code null} while a concurrent send is
+     * completing; do not use it in a spin loop instead of {@link #receive()}.
      *
      * @return the value, or {@code null} when none is available now
      * @throws ChannelClosedException when the channel is done (and drained) or in error

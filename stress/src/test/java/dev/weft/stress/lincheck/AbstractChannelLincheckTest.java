@@ -6,10 +6,17 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
+ * STATUS (lead, after channels fixes 34ec3df/a04dc57): the unlimited-channel runs pass; the
+ * buffered ones still report try-operations that fail spuriously: a {@code trySend} reports
+ * "full" in the window between a concurrent receive's CAS (which takes the value) and that
+ * receive's buffer expansion. weft, like jox ("may fail even when space is available, due to
+ * contention") and kotlinx.coroutines, does not promise strict linearizability of failed
+ * try-operations, so the buffered subclasses stay excluded (tag {@code known-bug}; the unlimited one runs); the limitation is
+ * documented on {@code Sink.trySend} and {@code Source.tryReceive}.
+ *
  * Linearizability of the non-blocking channel operations (trySend, tryReceive, done and the
  * closed-state query isClosedForSend; error() and the closed-for-receive queries have their own
  * tests, {@link ErrorVsTryReceiveLincheckTest} and {@link IsClosedForReceiveLincheckTest}, tagged
@@ -27,7 +34,6 @@ import org.junit.jupiter.api.Test;
  * mode. Surefire runs this module with {@code -Dweft.segmentSize=1}, so every cell is a segment of
  * its own and every operation crosses a segment boundary.
  */
-@Tag("known-bug")
 public abstract class AbstractChannelLincheckTest {
     /** Read by the test methods; Lincheck creates a new instance (and channel) per scenario. */
     private final Channel<Integer> ch;

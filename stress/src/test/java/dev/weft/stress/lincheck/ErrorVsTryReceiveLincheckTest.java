@@ -9,6 +9,14 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
+ * STATUS (lead, after channels fixes 34ec3df/a04dc57): the unlimited-channel runs pass; the
+ * buffered ones still report try-operations that fail spuriously: a {@code trySend} reports
+ * "full" in the window between a concurrent receive's CAS (which takes the value) and that
+ * receive's buffer expansion. weft, like jox ("may fail even when space is available, due to
+ * contention") and kotlinx.coroutines, does not promise strict linearizability of failed
+ * try-operations, so these strict specs stay excluded (tag {@code known-bug}); the limitation is
+ * documented on {@code Sink.trySend} and {@code Source.tryReceive}.
+ *
  * Lincheck: {@code error()} with trySend and tryReceive on a capacity-1 channel.
  *
  * <p>Known bug (tagged {@code known-bug}, excluded from the default build; run with {@code
