@@ -253,7 +253,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     @Override
     public Object sendOrClosed(T value) throws InterruptedException {
         Objects.requireNonNull(value, "value");
-        return doSend(value, -1L);
+        return doSend(value, -1L, null, 0);
     }
 
     @Override
@@ -269,7 +269,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     public Object trySendOrClosed(T value) {
         Objects.requireNonNull(value, "value");
         try {
-            return doSend(value, 0L);
+            return doSend(value, 0L, null, 0);
         } catch (InterruptedException e) {
             throw new AssertionError("a try-operation never waits", e);
         }
@@ -287,15 +287,21 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     @Override
     public Object trySendOrClosed(T value, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(value, "value");
-        return doSend(value, timeoutNanos(timeout));
+        return doSend(value, timeoutNanos(timeout), null, 0);
     }
 
     /**
+     * The send loop, for plain sends and for registering select clause {@code k} of {@code op}
+     * (LOCKED by the current thread; then {@code timeout} is ignored).
+     *
      * @param timeout -1: wait as long as needed; 0: never wait; positive: nanoseconds
-     * @return {@code null} when sent, {@link Sink#NOT_SENT}, or a {@link ChannelClosed}
+     * @return plain: {@code null} when sent, {@link Sink#NOT_SENT}, or a {@link ChannelClosed};
+     *     select: {@link #REG_SENT}, {@link #REG_INSTALLED}, {@link #REG_HELPED} or a {@link
+     *     ChannelClosed}
      */
-    private Object doSend(Object value, long timeout) throws InterruptedException {
-        if (timeout == 0L && !canSendNow()) {
+    private Object doSend(Object value, long timeout, SelectOp op, int k)
+            throws InterruptedException {
+        if (op == null && timeout == 0L && !canSendNow()) {
             ChannelClosed c = closedForSend();
             return c != null ? c : NOT_SENT;
         }
@@ -317,12 +323,21 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                     continue;
                 }
             }
-            Thread me = timeout == 0L ? null : Thread.currentThread();
-            switch (updateCellSend(seg, i, s, value, me, null)) {
+            Object waiter;
+            if (op != null) {
+                op.segs[k] = seg;
+                op.idx[k] = i;
+                waiter = op;
+            } else {
+                waiter = timeout == 0L ? null : Thread.currentThread();
+            }
+            switch (updateCellSend(seg, i, s, value, waiter, op)) {
                 case R_DONE:
-                    return null;
+                    return op == null ? null : REG_SENT;
                 case R_INSTALLED:
-                    return awaitSend(seg, i, me, timeout);
+                    return op == null ? awaitSend(seg, i, (Thread) waiter, timeout) : REG_INSTALLED;
+                case R_HELPED:
+                    return REG_HELPED;
                 case R_FAILED:
                     continue;
                 case R_CLOSED:
@@ -478,7 +493,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     @Override
     public Object receiveOrClosed() throws InterruptedException {
-        return doReceive(-1L);
+        return doReceive(-1L, null, 0);
     }
 
     @Override
@@ -489,7 +504,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     @Override
     public Object tryReceiveOrClosed() {
         try {
-            return doReceive(0L);
+            return doReceive(0L, null, 0);
         } catch (InterruptedException e) {
             throw new AssertionError("a try-operation never waits", e);
         }
@@ -502,7 +517,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     @Override
     public Object tryReceiveOrClosed(Duration timeout) throws InterruptedException {
-        return doReceive(timeoutNanos(timeout));
+        return doReceive(timeoutNanos(timeout), null, 0);
     }
 
     @SuppressWarnings("unchecked")
@@ -514,13 +529,17 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     /**
+     * The receive loop, for plain receives and for registering select clause {@code k} of {@code
+     * op} (LOCKED by the current thread; then {@code timeout} is ignored).
+     *
      * @param timeout -1: wait as long as needed; 0: never wait; positive: nanoseconds
-     * @return the value, {@code null} (nothing now / timeout), or a {@link ChannelClosed}
+     * @return the value, {@code null} (nothing now / timeout), or a {@link ChannelClosed}; for a
+     *     select also {@link #REG_INSTALLED} or {@link #REG_HELPED}
      */
-    private Object doReceive(long timeout) throws InterruptedException {
+    private Object doReceive(long timeout, SelectOp op, int k) throws InterruptedException {
         Segment seg = receiveSegment();
         while (true) {
-            if (timeout == 0L) {
+            if (op == null && timeout == 0L) {
                 // receivers first: at the moment senders is read, receivers >= r0 (it only
                 // grows), so "r0 >= senders" means the channel is empty at that moment
                 long r0 = receivers();
@@ -541,10 +560,20 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                     continue;
                 }
             }
-            Thread me = timeout == 0L ? null : Thread.currentThread();
-            Object res = updateCellReceive(seg, i, r, me, null);
+            Object waiter;
+            if (op != null) {
+                op.segs[k] = seg;
+                op.idx[k] = i;
+                waiter = op;
+            } else {
+                waiter = timeout == 0L ? null : Thread.currentThread();
+            }
+            Object res = updateCellReceive(seg, i, r, waiter, op);
             if (res == RCV_INSTALLED) {
-                return awaitReceive(seg, i, me, timeout);
+                return op == null ? awaitReceive(seg, i, (Thread) waiter, timeout) : REG_INSTALLED;
+            }
+            if (res == RCV_HELPED) {
+                return REG_HELPED;
             }
             if (res == RCV_FAILED) {
                 if ((senders() & CLOSED_BIT) != 0 && isClosedForReceive()) {
@@ -1339,77 +1368,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      *     ChannelClosed}, or the received value
      */
     Object register(SelectOp op, int k, boolean send, Object value) {
-        if (send) {
-            Segment seg = sendSegment();
-            while (true) {
-                long w = getAndIncSenders();
-                if ((w & CLOSED_BIT) != 0) {
-                    return closeReason;
-                }
-                long s = w & COUNT_MASK;
-                long id = s / SIZE;
-                if (seg.id != id) {
-                    seg = findSendSegment(seg, id);
-                    if (seg == null) {
-                        return closeReason;
-                    }
-                    if (seg.id != id) {
-                        continue;
-                    }
-                }
-                int i = (int) (s % SIZE);
-                op.segs[k] = seg;
-                op.idx[k] = i;
-                switch (updateCellSend(seg, i, s, value, op, op)) {
-                    case R_DONE:
-                        return REG_SENT;
-                    case R_INSTALLED:
-                        return REG_INSTALLED;
-                    case R_HELPED:
-                        return REG_HELPED;
-                    case R_CLOSED:
-                        return closeReason;
-                    case R_FAILED:
-                        continue;
-                    default:
-                        throw new AssertionError();
-                }
-            }
-        }
-        Segment seg = receiveSegment();
-        while (true) {
-            long r = getAndIncReceivers();
-            long id = r / SIZE;
-            if (seg.id != id) {
-                seg = findReceiveSegment(seg, id);
-                if (seg == null) {
-                    return closeReason;
-                }
-                if (seg.id != id) {
-                    continue;
-                }
-            }
-            int i = (int) (r % SIZE);
-            op.segs[k] = seg;
-            op.idx[k] = i;
-            Object res = updateCellReceive(seg, i, r, op, op);
-            if (res == RCV_INSTALLED) {
-                return REG_INSTALLED;
-            }
-            if (res == RCV_HELPED) {
-                return REG_HELPED;
-            }
-            if (res == RCV_CLOSED) {
-                return closeReason;
-            }
-            if (res == RCV_FAILED) {
-                if ((senders() & CLOSED_BIT) != 0 && isClosedForReceive()) {
-                    return closeReason;
-                }
-                continue;
-            }
-            seg.cleanPrev();
-            return res;
+        try {
+            return send ? doSend(value, -1L, op, k) : doReceive(-1L, op, k);
+        } catch (InterruptedException e) {
+            throw new AssertionError("registering a select clause never waits", e);
         }
     }
 
@@ -1433,7 +1395,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     /** A try-send of an unchecked value (for select's default path). */
     Object trySendRaw(Object value) {
         try {
-            return doSend(value, 0L);
+            return doSend(value, 0L, null, 0);
         } catch (InterruptedException e) {
             throw new AssertionError("a try-operation never waits", e);
         }
