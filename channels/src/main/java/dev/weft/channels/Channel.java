@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  * segments of cells, 64-bit counters, BROKEN poisoning, descriptor-based select, O(1) segment
  * removal) with the refinements of "Fast and Scalable Channels in Kotlin Coroutines" (PPoPP 2023):
  * cells are claimed by <b>fetch-and-add</b> on separate sender and receiver counters (instead of the
- * paper's CAS after inspecting the queue), and buffered channels add a buffer-end counter.
+ * paper's CAS after inspecting the queue), and buffered channels add a buffer-end counter. FAA was
+ * chosen because it never retries under contention (the PPoPP 2023 paper measures it ahead of
+ * CAS); a CAS variant was not built and measured here. Each counter is only ever increased.
  *
  * <p>The channel models an infinite array of cells cut into {@link Segment}s of {@code SIZE}
  * cells. The i-th send attempt (FAA on {@code senders}) and the i-th receive attempt (FAA on {@code
@@ -44,7 +46,9 @@ import java.util.function.Supplier;
  *
  * <ul>
  *   <li>{@code null} (EMPTY): initial.
- *   <li>{@code IN_BUFFER}: buffer expansion, from EMPTY, when the cell's sender has not arrived.
+ *   <li>{@code IN_BUFFER}: buffer expansion, from EMPTY: it marks every cell it passes before
+ *       the cell's sender arrived (so that a receiver withdrawing there later knows the buffer
+ *       end has counted the cell).
  *   <li>{@code BUFFERED}: the sender, from EMPTY or IN_BUFFER, when its cell is below {@code
  *       bufferEnd} or its receiver already claimed the cell; buffer expansion, from a waiting
  *       sender (thread or select), moving it into the buffer.
