@@ -129,9 +129,6 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private static final int M_HELPED_ELSEWHERE = 4;
     private static final int M_REFUSED = 5;
 
-    /** Spins before a registering select refuses a smaller-id registering select. */
-    private static final int REFUSE_AFTER = 256;
-
     private static final VarHandle CLOSE_REASON;
 
     static {
@@ -335,11 +332,22 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             } else {
                 waiter = timeout == 0L ? null : Thread.currentThread();
             }
-            switch (updateCellSend(seg, i, s, value, waiter, op)) {
+            int res;
+            try {
+                Faults.at(Faults.SEND_CLAIMED);
+                res = updateCellSend(seg, i, s, value, waiter, op);
+                if (res == R_INSTALLED && op == null) {
+                    return awaitSend(seg, i, (Thread) waiter, timeout);
+                }
+            } catch (Error | RuntimeException e) {
+                abandonSendCell(seg, i, waiter);
+                throw e;
+            }
+            switch (res) {
                 case R_DONE:
                     return op == null ? null : REG_SENT;
                 case R_INSTALLED:
-                    return op == null ? awaitSend(seg, i, (Thread) waiter, timeout) : REG_INSTALLED;
+                    return REG_INSTALLED;
                 case R_HELPED:
                     return REG_HELPED;
                 case R_FAILED:
@@ -459,10 +467,16 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 step = Waiting.backoff(step);
                 continue;
             }
+            // a waiting receiver: committing the rendezvous needs the channel not in error
+            if (errorBeforeCommit() != null) {
+                seg.setElement(i, null);
+                return R_CLOSED; // the close sweep wakes the receiver
+            }
             Object w = Cells.unwrap(st);
-            if (w instanceof Thread t) { // a waiting receiver: the element is already in the slot
+            if (w instanceof Thread t) { // the element is already in the slot
                 if (seg.casState(i, st, DONE)) {
                     LockSupport.unpark(t);
+                    seg.cleanPrev(); // the receivers are here: earlier segments are done with
                     return R_DONE;
                 }
                 continue;
@@ -470,10 +484,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             if (w instanceof SelectOp op) {
                 int m = meetSelect(seg, i, st, op, true, self);
                 if (m == M_DONE) {
+                    seg.cleanPrev();
                     return R_DONE;
                 }
                 if (m == M_RETRY) {
-                    step = Waiting.backoff(step);
                     continue;
                 }
                 if (m == M_HELPED_HERE) {
@@ -526,10 +540,21 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     @SuppressWarnings("unchecked")
     private T valueOrThrow(Object r) {
-        if (r instanceof ChannelClosed c) {
-            throw c.toException();
+        if (r != null && r == closeReason) {
+            throw ((ChannelClosed) r).toException();
         }
         return (T) r;
+    }
+
+    /**
+     * Whether {@code r}, returned by one of this channel's operations, reports the channel closed
+     * rather than being a value: by identity with the close reason, so that a value that happens
+     * to be a {@link ChannelClosed} object (sent by a user) is never mistaken for one. The close
+     * reason object itself can never be a value of this channel: it exists only once the channel
+     * is closed, and then no send succeeds.
+     */
+    boolean isCloseSignal(Object r) {
+        return r != null && r == closeReason;
     }
 
     /**
@@ -572,9 +597,19 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             } else {
                 waiter = timeout == 0L ? null : Thread.currentThread();
             }
-            Object res = updateCellReceive(seg, i, r, waiter, op);
+            Object res;
+            try {
+                Faults.at(Faults.RECEIVE_CLAIMED);
+                res = updateCellReceive(seg, i, r, waiter, op);
+                if (res == RCV_INSTALLED && op == null) {
+                    return awaitReceive(seg, i, (Thread) waiter, timeout);
+                }
+            } catch (Error | RuntimeException e) {
+                abandonReceiveCell(seg, i, waiter);
+                throw e;
+            }
             if (res == RCV_INSTALLED) {
-                return op == null ? awaitReceive(seg, i, (Thread) waiter, timeout) : REG_INSTALLED;
+                return REG_INSTALLED;
             }
             if (res == RCV_HELPED) {
                 return REG_HELPED;
@@ -627,6 +662,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         // DONE: the sender left its element in the slot
         Object v = seg.element(i);
         seg.setElement(i, null);
+        seg.cleanPrev(); // every receive that completes clears prev, also one that waited
         return v;
     }
 
@@ -638,8 +674,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      * @return the received value, or one of the {@code RCV_} markers
      */
     private Object updateCellReceive(Segment seg, int i, long r, Object waiter, SelectOp self) {
-        // fast path: a buffered value
-        if (seg.state(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
+        // fast path: a buffered value, and the channel is open (see errorBeforeCommit)
+        if (closeReason == null && seg.state(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
             Object v = seg.element(i);
             seg.setElement(i, null);
             expandBuffer();
@@ -683,6 +719,13 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             if (st == BUFFERED) {
+                if (errorBeforeCommit() != null) {
+                    // the error discards the value (unless the close sweep did already)
+                    if (seg.casState(i, BUFFERED, CLOSED)) {
+                        seg.setElement(i, null);
+                    }
+                    return RCV_CLOSED;
+                }
                 if (seg.casState(i, BUFFERED, DONE)) {
                     Object v = seg.element(i);
                     seg.setElement(i, null);
@@ -701,8 +744,12 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 step = Waiting.backoff(step);
                 continue;
             }
+            // a waiting sender: committing the rendezvous needs the channel not in error
+            if (errorBeforeCommit() != null) {
+                return RCV_CLOSED; // the close sweep wakes the sender
+            }
             Object w = Cells.unwrap(st);
-            if (w instanceof Thread t) { // a waiting sender
+            if (w instanceof Thread t) {
                 Object v = seg.element(i);
                 if (seg.casState(i, st, DONE)) {
                     seg.setElement(i, null);
@@ -721,7 +768,6 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                     return v;
                 }
                 if (m == M_RETRY) {
-                    step = Waiting.backoff(step);
                     continue;
                 }
                 if (m == M_HELPED_HERE) {
@@ -735,32 +781,104 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     // =============================================================================================
+    // An Error inside an operation
+    // =============================================================================================
+
+    /*
+     * What an Error (StackOverflowError, OutOfMemoryError, or any unchecked exception from a
+     * fault) thrown between claiming a cell and finishing with it leaves behind: the operation
+     * gives its cell up as if it had withdrawn (INTERRUPTED_SEND / INTERRUPTED_RCV), so no phantom
+     * sender or receiver stays in the channel and the partner of that cell retries elsewhere. A
+     * send that already buffered or handed over its value keeps that effect (the value is
+     * delivered). A receive that already took a value, or whose cell already holds one, loses
+     * that value with the error. Nothing here allocates.
+     */
+
+    /** Gives up cell {@code i} of {@code seg} for a send hit by an error; idempotent. */
+    private void abandonSendCell(Segment seg, int i, Object waiter) {
+        while (true) {
+            Object st = seg.state(i);
+            if (st == null || st == IN_BUFFER || (waiter != null && Waiting.holds(st, waiter))) {
+                if (seg.casState(i, st, INTERRUPTED_SEND)) {
+                    seg.setElement(i, null);
+                    seg.onCellCleaned();
+                    if (st == IN_BUFFER || st instanceof Cells.WaiterEB) {
+                        expandBuffer(); // the buffer end counted this cell: count another one
+                    }
+                    return;
+                }
+                continue;
+            }
+            if (st == BROKEN || st == INTERRUPTED_RCV) {
+                seg.setElement(i, null);
+            }
+            return; // delivered (BUFFERED, DONE), or a cell we never wrote
+        }
+    }
+
+    /** Gives up cell {@code i} of {@code seg} for a receive hit by an error; idempotent. */
+    private void abandonReceiveCell(Segment seg, int i, Object waiter) {
+        while (true) {
+            Object st = seg.state(i);
+            boolean ours = waiter != null && Waiting.holds(st, waiter);
+            if (st == null || st == IN_BUFFER || ours) {
+                if (seg.casState(i, st, INTERRUPTED_RCV)) {
+                    onReceiverCellWithdrawn(seg, i, st);
+                    if (!ours) {
+                        expandBuffer(); // as a failed try-receive
+                    }
+                    return;
+                }
+                continue;
+            }
+            if (st == BUFFERED) {
+                if (seg.casState(i, BUFFERED, DONE)) {
+                    seg.setElement(i, null); // lost with the error
+                    expandBuffer();
+                    return;
+                }
+                continue;
+            }
+            if (st == DONE) {
+                seg.setElement(i, null); // a value handed to us: lost with the error
+            }
+            return;
+        }
+    }
+
+    // =============================================================================================
     // Meeting a registered select
     // =============================================================================================
 
     /**
-     * Completes, or finds dead, the registration of select {@code op} that cell {@code i} holds
-     * (state {@code st}), for the cell's other party: a plain operation ({@code self == null}) or a
-     * registering select {@code self} (then LOCKED by the current thread).
+     * Completes, finds dead, or refuses the registration of select {@code op} that cell {@code i}
+     * holds (state {@code st}), for the cell's other party: a plain operation ({@code self ==
+     * null}) or a registering select {@code self} (then LOCKED by the current thread).
+     *
+     * <p>Nobody waits for a registering select except a registering select with a smaller id,
+     * and that one parks (see {@link #awaitLargerSelect}); everybody else refuses the
+     * registration: the cell is withdrawn and {@code op} registers that clause again.
      *
      * @param partnerIsReceiver whether {@code op} registered a receive clause in this cell
+     * @return one of the {@code M_} results; {@link #M_RETRY}: the cell changed, read it again
      */
     private int meetSelect(
             Segment seg, int i, Object st, SelectOp op, boolean partnerIsReceiver, SelectOp self) {
         int k = op.clauseIndexOf(this);
-        int step = 0;
+        Object selected = SelectOp.selected(k); // allocated (k >= 64) before the cell is claimed
         while (true) {
             Object os = op.state();
             if (os == SelectOp.WAITING) {
+                // CAS: registration -> CLAIMED; nobody else changes a CLAIMED cell
                 if (!seg.casState(i, st, CLAIMED)) {
                     return M_RETRY;
                 }
-                if (op.casState(SelectOp.WAITING, SelectOp.selected(k))) {
-                    seg.setState(i, DONE);
+                if (op.casState(SelectOp.WAITING, selected)) {
+                    seg.setState(i, DONE); // CLAIMED -> DONE: the rendezvous
                     op.wake();
                     return M_DONE;
                 }
-                seg.setState(i, st);
+                seg.setState(i, st); // CLAIMED -> registration: op changed meanwhile, look again
                 continue;
             }
             if (SelectOp.isTerminal(os)) {
@@ -770,31 +888,27 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 killCell(seg, i, st, partnerIsReceiver);
                 return M_DEAD;
             }
-            // op is registering
-            if (self == null) {
-                return M_RETRY; // a plain operation waits for it, holding nothing
-            }
-            if (op.id > self.id) {
-                if (awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(this))) {
-                    return M_HELPED_HERE;
-                }
-                continue;
-            }
-            if (os instanceof SelectOp.Pending p && p.partner == self) {
-                // op waits for us: complete the rendezvous it described, in its cell
-                if (helpPending(op, p, self)) {
-                    if (seg.casState(i, st, CLAIMED)) {
-                        killCell(seg, i, st, partnerIsReceiver);
+            // op is registering (LOCKED or Pending)
+            if (self != null) {
+                if (os instanceof SelectOp.Pending p && p.partner == self) {
+                    // op waits for us: complete the rendezvous it described, in its cell
+                    if (helpPending(op, p, self)) {
+                        if (seg.casState(i, st, CLAIMED)) {
+                            killCell(seg, i, st, partnerIsReceiver);
+                        }
+                        return M_HELPED_ELSEWHERE;
                     }
-                    return M_HELPED_ELSEWHERE;
+                    continue; // stale: op was released and retries; it is LOCKED now
                 }
-                continue;
+                if (op.id > self.id) {
+                    if (awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(this))) {
+                        return M_HELPED_HERE;
+                    }
+                    return M_RETRY;
+                }
             }
-            if (step < REFUSE_AFTER) {
-                step = Waiting.backoff(step);
-                continue;
-            }
-            // refuse op's registration here; op registers that clause again
+            // a plain operation, or a select with a larger id: never wait for op; refuse its
+            // registration here, and op registers that clause again
             if (!seg.casState(i, st, CLAIMED)) {
                 return M_RETRY;
             }
@@ -805,53 +919,74 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     /**
-     * {@code self} claimed cell {@code i} holding the registration of {@code op}, which is
-     * registering and has a larger id: publish a Pending descriptor and wait for op to either
-     * leave LOCKED (returns false) or help us: then the rendezvous happened in this cell and
-     * self is selected (returns true).
+     * {@code self} (LOCKED by the current thread) found, in the cell it works on (cell {@code i}
+     * of {@code seg}), the registration of {@code op}, which is registering and has a larger id.
+     * It publishes a Pending descriptor and parks until op helps (the rendezvous happened in this
+     * cell: returns true), op is no longer registering, or op found the descriptor stale and
+     * released it (both: returns false, the caller reads the cell again). It parks on a node in
+     * op's lock-waiter stack, which op drains when it stops registering; ids only grow along a
+     * chain of such waits, so the chain ends at a select that waits for nobody.
      */
     private static boolean awaitLargerSelect(
             SelectOp self, SelectOp op, Segment seg, int i, int opK, int selfK) {
         SelectOp.Pending p = new SelectOp.Pending(op, selfK, opK, seg, i);
         self.setState(p);
-        int step = 0;
+        boolean pushed = false;
         while (true) {
-            if (self.state() != p) {
-                return true;
+            Object s = self.state();
+            if (s != p) {
+                return SelectOp.isTerminal(s); // helped, or released as stale (LOCKED)
             }
             if (!SelectOp.isLocked(op.state())) {
-                return !self.casState(p, SelectOp.LOCKED);
+                if (self.casState(p, SelectOp.LOCKED)) {
+                    return false;
+                }
+                continue; // op helped us meanwhile
             }
-            step = Waiting.backoff(step);
+            if (!pushed) {
+                op.pushLockWaiter(self.owner);
+                pushed = true;
+                continue; // look again after publishing the node (op drains after unlocking)
+            }
+            LockSupport.park(self);
+            pushed = false; // woken: if op is still locked, wait on a fresh node
         }
     }
 
     /**
      * Completes the rendezvous described by {@code p} (published by {@code op}, waiting for {@code
-     * self}): in p's cell, which holds self's registration, both selects are selected.
+     * self}): in p's cell, which holds self's registration, both selects are selected. Returns
+     * false when the descriptor is stale: p's cell no longer holds self's registration (buffer
+     * expansion, closing or a plain operation withdrew it), or op left Pending; then op is
+     * released (Pending -> LOCKED) and reads its cell again.
      */
     private static boolean helpPending(SelectOp op, SelectOp.Pending p, SelectOp self) {
         Segment seg = p.seg;
         int i = p.i;
+        Object opSelected = SelectOp.selected(p.k);
+        Object selfSelected = SelectOp.selected(p.partnerK);
         int step = 0;
         while (true) {
             Object st = seg.state(i);
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // a running thread finishes the cell without waiting
                 continue;
             }
             if (Cells.unwrap(st) != self) {
-                return false; // cannot happen while self is LOCKED; be defensive
+                if (op.casState(p, SelectOp.LOCKED)) {
+                    op.wake();
+                }
+                return false;
             }
             if (!seg.casState(i, st, CLAIMED)) {
                 continue;
             }
-            if (!op.casState(p, SelectOp.selected(p.k))) {
+            if (!op.casState(p, opSelected)) {
                 seg.setState(i, st);
                 return false;
             }
             seg.setState(i, DONE);
-            self.setState(SelectOp.selected(p.partnerK));
+            self.setState(selfSelected);
             op.wake();
             return true;
         }
@@ -945,7 +1080,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 seg.onCellCleaned();
                 return;
             } else if (st == CLAIMED) {
-                Thread.onSpinWait();
+                Thread.onSpinWait(); // held by a running thread for a few steps, never while waiting
             } else if (Cells.isWaiter(st) && !(st instanceof Cells.WaiterEB)) {
                 if (seg.casState(i, st, new Cells.WaiterEB(st))) {
                     return;
@@ -1165,17 +1300,52 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private Object close(ChannelClosed reason) {
         boolean won = CLOSE_REASON.compareAndSet(this, null, reason);
         ChannelClosed actual = won ? reason : closeReason;
-        long bits = CLOSED_BIT | (actual instanceof ChannelError ? ERROR_BIT : 0L);
-        long before = getAndOrSenders(bits);
-        if ((before & CLOSED_BIT) == 0) {
-            closedAt = before & COUNT_MASK; // this OR closed the channel (winner or loser)
-        }
+        setClosedBits(actual);
         if (!won) {
             return actual;
         }
         Segment start = oldestSegment();
         Segment.closeList(start);
         sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose(), receivers());
+        return null;
+    }
+
+    /**
+     * Sets the closed bits for {@code reason} (already in {@code closeReason}) unless they are set:
+     * the closing thread does it, and so does anyone who read {@code closeReason} before the bits
+     * were set and is about to act on it (a loser of a concurrent close, a committer refused by
+     * {@link #errorBeforeCommit}), so nobody reports the channel closed while sends still succeed.
+     * The OR that sets {@code CLOSED_BIT} is the linearization point of the close; the thread whose
+     * OR set it publishes {@code closedAt} right after (no call in between can throw).
+     */
+    private void setClosedBits(ChannelClosed reason) {
+        if ((senders() & CLOSED_BIT) != 0) {
+            return;
+        }
+        long bits = CLOSED_BIT | (reason instanceof ChannelError ? ERROR_BIT : 0L);
+        long before = getAndOrSenders(bits);
+        if ((before & CLOSED_BIT) == 0) {
+            closedAt = before & COUNT_MASK;
+        }
+    }
+
+    /**
+     * Read by every thread right before it commits an exchange (takes a buffered value, or
+     * completes a waiting partner): {@code null} when the channel is not in error; otherwise the
+     * error, after making sure its closed bits are set, and the caller must not commit.
+     *
+     * <p>Why this makes {@code error()} atomic: {@code closeReason} is set before the error's bits,
+     * so a committer that reads {@code null} here precedes the error's linearization point, and
+     * the exchange linearizes at this read. Such a receiver incremented {@code receivers} before
+     * this read, so the error's sweep, which reads {@code receivers} after setting the bits,
+     * counts its cell as claimed and leaves a buffered value there for it. A committer that reads
+     * the error refuses; it reports the error, as do all later operations.
+     */
+    private ChannelError errorBeforeCommit() {
+        if (closeReason instanceof ChannelError e) {
+            setClosedBits(e);
+            return e;
+        }
         return null;
     }
 
@@ -1254,24 +1424,25 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             SelectOp op = (SelectOp) w;
+            SelectOp.ClosedSel closed = new SelectOp.ClosedSel(op.clauseIndexOf(this), closeReason);
             if (!seg.casState(i, st, CLAIMED)) {
                 continue;
             }
             Object os = op.state();
-            if (os == SelectOp.WAITING
-                    && op.casState(os, new SelectOp.ClosedSel(op.clauseIndexOf(this), closeReason))) {
+            if (os == SelectOp.WAITING && op.casState(os, closed)) {
                 seg.setElement(i, null);
                 seg.setState(i, CLOSED);
                 op.wake();
                 return;
             }
-            if (SelectOp.isTerminal(os)) {
-                seg.setElement(i, null);
-                seg.setState(i, CLOSED);
-                return;
+            seg.setElement(i, null);
+            seg.setState(i, CLOSED);
+            if (!SelectOp.isTerminal(os)) {
+                // registering: never wait for it; it registers the clause again and finds the
+                // channel closed
+                op.requestReregistration();
             }
-            seg.setState(i, st); // registering: let it finish
-            step = Waiting.backoff(step);
+            return;
         }
     }
 

@@ -99,14 +99,27 @@ final class SelectOp {
         return k < SELECTED.length ? SELECTED[k] : new Selected(k);
     }
 
+    /** A select parked until this one stops registering (see {@link #pushLockWaiter}). */
+    private static final class LockWaiter {
+        final Thread thread;
+        final LockWaiter next;
+
+        LockWaiter(Thread thread, LockWaiter next) {
+            this.thread = thread;
+            this.next = next;
+        }
+    }
+
     private static final VarHandle STATE;
     private static final VarHandle REREGISTER;
+    private static final VarHandle LOCK_WAITERS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(SelectOp.class, "state", Object.class);
             REREGISTER = l.findVarHandle(SelectOp.class, "reregister", boolean.class);
+            LOCK_WAITERS = l.findVarHandle(SelectOp.class, "lockWaiters", LockWaiter.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -141,6 +154,15 @@ final class SelectOp {
      */
     private volatile boolean reregister;
 
+    /**
+     * Invariant: the threads of smaller-id selects parked in {@code awaitLargerSelect} until this
+     * select stops registering (a Treiber stack, fresh nodes per push). Pushed by them while this
+     * select is LOCKED or Pending; taken whole and unparked whenever this select leaves those
+     * states ({@link #setState}, and by a helper that selects it). A waiter pushes, then reads
+     * the state again before parking, so a drain that ran before the push is never needed.
+     */
+    private volatile LockWaiter lockWaiters;
+
     SelectOp(SelectClause<?>[] clauses) {
         this.owner = Thread.currentThread();
         this.id = owner.threadId();
@@ -158,9 +180,37 @@ final class SelectOp {
         return STATE.compareAndSet(this, expected, update);
     }
 
-    /** Owner-only write, from LOCKED. */
+    /**
+     * Owner-only write, from LOCKED or Pending (only the owner, or a helper with a CAS, moves it
+     * out of those). Leaving them wakes the selects that wait for this one to stop registering.
+     */
     void setState(Object update) {
         state = update;
+        if (!isLocked(update)) {
+            wakeLockWaiters();
+        }
+    }
+
+    /** Called by a smaller-id select that waits for this one to stop registering. */
+    void pushLockWaiter(Thread t) {
+        while (true) {
+            LockWaiter head = lockWaiters;
+            if (LOCK_WAITERS.compareAndSet(this, head, new LockWaiter(t, head))) {
+                return;
+            }
+        }
+    }
+
+    /** Unparks every select waiting for this one to stop registering. */
+    void wakeLockWaiters() {
+        if (lockWaiters == null) {
+            return;
+        }
+        for (LockWaiter w = (LockWaiter) LOCK_WAITERS.getAndSet(this, (LockWaiter) null);
+                w != null;
+                w = w.next) {
+            LockSupport.unpark(w.thread);
+        }
     }
 
     static boolean isLocked(Object s) {
@@ -181,8 +231,10 @@ final class SelectOp {
         throw new IllegalStateException("select has no clause on " + ch);
     }
 
+    /** Unparks the owner, and the selects waiting for it to stop registering. */
     void wake() {
         LockSupport.unpark(owner);
+        wakeLockWaiters();
     }
 
     void requestReregistration() {

@@ -106,11 +106,12 @@ public interface Source<T> extends CloseableChannel {
     default void forEach(Consumer<T> consumer) throws InterruptedException {
         while (true) {
             Object r = receiveOrClosed();
-            if (r instanceof ChannelDone) {
+            // a value may itself be a ChannelClosed object: only the channel's own reason ends
+            if (r instanceof ChannelClosed c && c == closedForReceive()) {
+                if (c instanceof ChannelError e) {
+                    throw e.toException();
+                }
                 return;
-            }
-            if (r instanceof ChannelError e) {
-                throw e.toException();
             }
             consumer.accept((T) r);
         }
