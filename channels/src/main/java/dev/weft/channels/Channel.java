@@ -802,8 +802,13 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 if (seg.casState(i, st, INTERRUPTED_SEND)) {
                     seg.setElement(i, null);
                     seg.onCellCleaned();
-                    if (st == IN_BUFFER || st instanceof Cells.WaiterEB) {
-                        expandBuffer(); // the buffer end counted this cell: count another one
+                    // the buffer end counted this cell as space (it passed it, or the cell is in
+                    // the initial buffer, which no expansion visits): count another one instead;
+                    // an expansion that reaches the cell later skips it by itself
+                    if (st == IN_BUFFER
+                            || st instanceof Cells.WaiterEB
+                            || (capacity > 0 && seg.id * SIZE + i < capacity)) {
+                        expandBuffer();
                     }
                     return;
                 }
@@ -1604,6 +1609,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             n = Long.MAX_VALUE;
         }
         return n >= Long.MAX_VALUE / 4 ? -1L : n;
+    }
+
+    /** {@code Channel@<identity hash>}, for one-line messages. */
+    static String shortName(Channel<?> ch) {
+        return ch == null ? "null" : "Channel@" + Integer.toHexString(System.identityHashCode(ch));
     }
 
     /**
