@@ -56,9 +56,9 @@ import java.util.function.Supplier;
  *       EMPTY (or IN_BUFFER, for a receiver), when it has to wait.
  *   <li>{@code WaiterEB(waiter)}: buffer expansion, from a waiter, when the cell's receiver is
  *       already on its way (see {@link Cells.WaiterEB}).
- *   <li>{@code CLAIMED} (transient): any thread completing a registered select, from the select's
- *       registration; it is replaced by DONE, BUFFERED, CLOSED, an INTERRUPTED state, or the
- *       registration again, without waiting in between.
+ *   <li>{@code CLAIMED} (transient): any thread completing, killing or refusing a registered
+ *       select, from the select's registration; it is replaced by DONE, BUFFERED, CLOSED, an
+ *       INTERRUPTED state, or the registration again, without waiting in between.
  *   <li>{@code DONE}: the partner that completes a rendezvous, from a waiter or CLAIMED; the
  *       receiver, from BUFFERED.
  *   <li>{@code BROKEN}: the receiver, from EMPTY or IN_BUFFER, when its sender is still on its way
@@ -66,13 +66,39 @@ import java.util.function.Supplier;
  *   <li>{@code INTERRUPTED_SEND} / {@code INTERRUPTED_RCV}: the waiter itself (interrupt, timeout),
  *       from its own waiter state; a failed try-operation, from EMPTY; whoever claimed a dead
  *       select registration (the partner, buffer expansion, the select's own cleanup), from
- *       CLAIMED; a select or buffer expansion refusing the registration of a select that is still
- *       registering (that select then registers the clause again). The cell is then counted as
+ *       CLAIMED; anyone refusing the registration of a select that is still registering (a plain
+ *       or try-operation, closing, buffer expansion, or a select with a larger id: that select
+ *       then registers the clause again); an operation hit by an Error, from its own cell
+ *       (see "An Error inside an operation" below). The cell is then counted as
  *       cleaned, except that in a buffered channel a withdrawn receiver's cell is counted once the
  *       buffer end has passed it; a segment with all cells cleaned is unlinked in O(1).
  *   <li>{@code CLOSED}: closing, from EMPTY, IN_BUFFER, a waiter it wakes, and (error only)
- *       BUFFERED, whose value is discarded.
+ *       BUFFERED, whose value is discarded; a receiver refused by the error, from BUFFERED.
  * </ul>
+ *
+ * <p>Every CAS site, with its from and to states and why no other thread can be mid-way, is
+ * tabulated in {@link Cells}.
+ *
+ * <h3>Nobody waits for a registering select</h3>
+ *
+ * <p>A select is LOCKED while its owner registers its clauses. A plain operation, a try-operation,
+ * closing and buffer expansion that meet one of its registrations never wait for it: they refuse
+ * the registration (the cell becomes INTERRUPTED, or CLOSED for closing, and the select registers
+ * that clause again once it is done registering), so they make progress with any number of
+ * carriers. Two registering selects meet in a global order of ids: the one with the larger id
+ * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until
+ * the larger one stops registering (which drains and unparks its lock waiters) or helps it (see
+ * {@link SelectOp}). The spins that remain are on CLAIMED cells (held by a running thread for a
+ * few instructions), on a receiver's in-flight sender (at most 64 spins, then the cell is
+ * poisoned) and on {@code closedAt} (the closing thread's next instruction).
+ *
+ * <h3>Receive side of completed segments</h3>
+ *
+ * <p>Every receive that completes (without waiting, after waiting, or as a select clause) and every
+ * send that completes a waiting receiver clears its segment's {@code prev}: all receivers are at
+ * or beyond that segment, so no operation needs the earlier ones, and the GC can collect them even
+ * though they were never counted as cleaned (DONE cells are not). A send that only buffers does
+ * not: senders may be far ahead of receivers, and removal still needs the earlier links.
  *
  * <h3>Linearization points</h3>
  *
@@ -81,12 +107,18 @@ import java.util.function.Supplier;
  *       receiver's state to DONE (or of its select to Selected). A waiting send: the CAS that moves
  *       it to DONE or BUFFERED, made by its receiver or by buffer expansion.
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
- *       select to Selected); for a waiting receive, the partner's CAS that completes it.
+ *       select to Selected); for a waiting receive, the partner's CAS that completes it. But a
+ *       thread that commits an exchange (a receiver taking a value, a sender completing a waiting
+ *       receiver) first reads {@code closeReason} ({@code errorBeforeCommit}); the exchange then
+ *       linearizes at that read, which precedes the error if it read {@code null} (the argument is
+ *       on {@code errorBeforeCommit}). So once anyone observed an error, no receive returns a
+ *       value.
  *   <li>interrupt and timeout: the waiter's CAS from its own waiter state to INTERRUPTED; if that
  *       CAS fails the partner won and the operation completes normally.
  *   <li>failed trySend / tryReceive: the read of the counters that shows no partner, or the CAS
  *       to an INTERRUPTED state in the claimed cell.
- *   <li>done / error: the atomic OR of the closed bits into {@code senders}. Sends that claimed
+ *   <li>done / error: the atomic OR of the closed bits into {@code senders} (by the closing thread,
+ *       or by whoever read the close reason first, see {@code setClosedBits}). Sends that claimed
  *       a cell before it still complete for done (unless their receiver poisoned the cell or their
  *       segment did not exist yet: then they are refused, as if they came after the close), and
  *       are woken with the error for error; receivers of cells at or beyond the sender count at
@@ -1137,11 +1169,12 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             SelectOp op = (SelectOp) st;
+            Object selected = SelectOp.selected(op.clauseIndexOf(this)); // before claiming
             if (!seg.casState(i, st, CLAIMED)) {
                 continue;
             }
             Object os = op.state();
-            if (os == SelectOp.WAITING && op.casState(os, SelectOp.selected(op.clauseIndexOf(this)))) {
+            if (os == SelectOp.WAITING && op.casState(os, selected)) {
                 seg.setState(i, BUFFERED);
                 op.wake();
                 return true;
