@@ -994,8 +994,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      * Completes the rendezvous described by {@code p} (published by {@code op}, waiting for {@code
      * self}): in p's cell, which holds self's registration, both selects are selected. Returns
      * false when the descriptor is stale: p's cell no longer holds self's registration (buffer
-     * expansion, closing or a plain operation withdrew it), or op left Pending; then op is
-     * released (Pending -> LOCKED) and reads its cell again.
+     * expansion, closing or a plain operation withdrew it), or p's channel is in error; then op
+     * is released (Pending -> LOCKED) and reads its cell again.
      */
     private static boolean helpPending(SelectOp op, SelectOp.Pending p, SelectOp self) {
         Segment seg = p.seg;
@@ -1009,7 +1009,9 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 step = Waiting.backoff(step); // a running thread finishes the cell without waiting
                 continue;
             }
-            if (Cells.unwrap(st) != self) {
+            // stale if the cell no longer holds self's registration; also refuse to commit in a
+            // channel in error (op checked it when it met us, but that may be long ago)
+            if (Cells.unwrap(st) != self || op.clauses[p.k].channel().errorBeforeCommit() != null) {
                 if (op.casState(p, SelectOp.LOCKED)) {
                     op.wake();
                 }
