@@ -22,7 +22,8 @@ package dev.weft.channels;
  *   <caption>cell transitions</caption>
  *   <tr><th>from</th><th>to</th><th>by</th><th>where</th></tr>
  *   <tr><td>EMPTY</td><td>BUFFERED</td><td>sender, below the buffer end or with its receiver
- *       on its way</td><td>updateCellSend</td></tr>
+ *       on its way (every sender first checks {@code errorBeforeCommit})</td>
+ *       <td>updateCellSend</td></tr>
  *   <tr><td>EMPTY</td><td>waiter</td><td>sender or receiver that must wait</td>
  *       <td>updateCellSendSlow, updateCellReceiveSlow</td></tr>
  *   <tr><td>EMPTY, IN_BUFFER</td><td>INTERRUPTED_SEND / _RCV</td><td>a try-operation that found
@@ -36,12 +37,11 @@ package dev.weft.channels;
  *       <td>updateCellReceiveSlow</td></tr>
  *   <tr><td>waiter</td><td>WaiterEB(waiter)</td><td>buffer expansion, when the cell's receiver
  *       is on its way (or waits there)</td><td>passReceiverCell, updateCellExpandBuffer</td></tr>
- *   <tr><td>BUFFERED</td><td>DONE</td><td>receiver, after {@code errorBeforeCommit}; an Error
+ *   <tr><td>BUFFERED</td><td>DONE</td><td>receiver (whose FAA came before any error); an Error
  *       in the receive (value lost)</td><td>updateCellReceive, abandonReceiveCell</td></tr>
- *   <tr><td>BUFFERED</td><td>CLOSED</td><td>error sweep (cell not claimed); a receiver refused
- *       by the error</td><td>closeCell, updateCellReceiveSlow</td></tr>
- *   <tr><td>waiting Thread</td><td>DONE</td><td>the partner, after {@code
- *       errorBeforeCommit}</td><td>update*Slow</td></tr>
+ *   <tr><td>BUFFERED</td><td>CLOSED</td><td>error sweep, in a cell whose receiver came after the
+ *       error</td><td>closeCell</td></tr>
+ *   <tr><td>waiting Thread</td><td>DONE</td><td>the partner</td><td>update*Slow</td></tr>
  *   <tr><td>waiting Thread (sender)</td><td>BUFFERED</td><td>buffer expansion, no receiver
  *       yet</td><td>updateCellExpandBuffer</td></tr>
  *   <tr><td>own waiter</td><td>INTERRUPTED_SEND / _RCV</td><td>the waiter (interrupt, timeout,

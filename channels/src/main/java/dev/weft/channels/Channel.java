@@ -107,18 +107,20 @@ import java.util.function.Supplier;
  *       receiver's state to DONE (or of its select to Selected). A waiting send: the CAS that moves
  *       it to DONE or BUFFERED, made by its receiver or by buffer expansion.
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
- *       select to Selected); for a waiting receive, the partner's CAS that completes it. But a
- *       thread that commits an exchange (a receiver taking a value, a sender completing a waiting
- *       receiver) first reads {@code closeReason} ({@code errorBeforeCommit}); the exchange then
- *       linearizes at that read, which precedes the error if it read {@code null} (the argument is
- *       on {@code errorBeforeCommit}). So once anyone observed an error, no receive returns a
- *       value.
+ *       select to Selected); for a waiting receive, the partner's CAS that completes it.
+ *   <li>error: the OR of {@code ERROR_BIT} into {@code receivers}. A receiver learns from its own
+ *       FAA whether it came before (it keeps a value sent before the error) or after (it reports
+ *       the error); a sender reads {@code closeReason} before it touches its cell and reports the
+ *       error if it is set. The full argument is on {@code errorBeforeCommit}. So values are
+ *       received in FIFO order up to the error, and once anyone observed the error, no receive
+ *       that starts later returns a value.
  *   <li>interrupt and timeout: the waiter's CAS from its own waiter state to INTERRUPTED; if that
  *       CAS fails the partner won and the operation completes normally.
  *   <li>failed trySend / tryReceive: the read of the counters that shows no partner, or the CAS
  *       to an INTERRUPTED state in the claimed cell.
- *   <li>done / error: the atomic OR of the closed bits into {@code senders} (by the closing thread,
- *       or by whoever read the close reason first, see {@code setClosedBits}). Sends that claimed
+ *   <li>done: the atomic OR of the closed bits into {@code senders} (by the closing thread, or by
+ *       whoever read the close reason first, see {@code setClosedBits}); an error sets them too,
+ *       right after its own linearization point. Sends that claimed
  *       a cell before it still complete for done (unless their receiver poisoned the cell or their
  *       segment did not exist yet: then they are refused, as if they came after the close), and
  *       are woken with the error for error; receivers of cells at or beyond the sender count at
@@ -195,6 +197,14 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      * OR set the bit, right after it.
      */
     private volatile long closedAt = -1L;
+
+    /**
+     * Invariant: -1 unless closed in error; then the receiver count at the error's linearization
+     * point (the OR of {@code ERROR_BIT} into {@code receivers}): receivers of cells below it came
+     * before the error and keep a value that was sent before it. Written once, by the thread whose
+     * OR set the bit, right after it.
+     */
+    private volatile long errorAt = -1L;
 
     /** Creates a rendezvous channel (as {@code new Channel<>()} in jox). */
     public Channel() {
@@ -453,6 +463,9 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      * @param self the registering select (then {@code waiter} is that select), or {@code null}
      */
     private int updateCellSend(Segment seg, int i, long s, Object value, Object waiter, SelectOp self) {
+        if (closeReason != null && errorBeforeCommit() != null) {
+            return R_CLOSED; // the error's sweep closes the cell and wakes its receiver
+        }
         seg.setElement(i, value);
         // fast path: an empty cell that can take the value right away
         if (seg.state(i) == null && bufferOrRendezvous(s) && seg.casState(i, null, BUFFERED)) {
@@ -499,13 +512,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 step = Waiting.backoff(step);
                 continue;
             }
-            // a waiting receiver: committing the rendezvous needs the channel not in error
-            if (errorBeforeCommit() != null) {
-                seg.setElement(i, null);
-                return R_CLOSED; // the close sweep wakes the receiver
-            }
             Object w = Cells.unwrap(st);
-            if (w instanceof Thread t) { // the element is already in the slot
+            if (w instanceof Thread t) { // a waiting receiver: the element is already in the slot
                 if (seg.casState(i, st, DONE)) {
                     LockSupport.unpark(t);
                     seg.cleanPrev(); // the receivers are here: earlier segments are done with
@@ -603,13 +611,19 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             if (op == null && timeout == 0L) {
                 // receivers first: at the moment senders is read, receivers >= r0 (it only
                 // grows), so "r0 >= senders" means the channel is empty at that moment
-                long r0 = receivers();
+                long r0 = receiversWord();
+                if ((r0 & ERROR_BIT) != 0) {
+                    return closeReason;
+                }
                 long w = senders();
                 if (r0 >= sendersLimit(w)) {
                     return (w & CLOSED_BIT) != 0 ? closeReason : null;
                 }
             }
             long r = getAndIncReceivers();
+            if ((r & ERROR_BIT) != 0) {
+                return closeReason; // after the error: its sweep closes the cell
+            }
             long id = r / SIZE;
             int i = (int) (r % SIZE);
             if (seg.id != id) {
@@ -706,8 +720,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      * @return the received value, or one of the {@code RCV_} markers
      */
     private Object updateCellReceive(Segment seg, int i, long r, Object waiter, SelectOp self) {
-        // fast path: a buffered value, and the channel is open (see errorBeforeCommit)
-        if (closeReason == null && seg.state(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
+        // fast path: a buffered value
+        if (seg.state(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
             Object v = seg.element(i);
             seg.setElement(i, null);
             expandBuffer();
@@ -751,13 +765,6 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             if (st == BUFFERED) {
-                if (errorBeforeCommit() != null) {
-                    // the error discards the value (unless the close sweep did already)
-                    if (seg.casState(i, BUFFERED, CLOSED)) {
-                        seg.setElement(i, null);
-                    }
-                    return RCV_CLOSED;
-                }
                 if (seg.casState(i, BUFFERED, DONE)) {
                     Object v = seg.element(i);
                     seg.setElement(i, null);
@@ -776,12 +783,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 step = Waiting.backoff(step);
                 continue;
             }
-            // a waiting sender: committing the rendezvous needs the channel not in error
-            if (errorBeforeCommit() != null) {
-                return RCV_CLOSED; // the close sweep wakes the sender
-            }
             Object w = Cells.unwrap(st);
-            if (w instanceof Thread t) {
+            if (w instanceof Thread t) { // a waiting sender
                 Object v = seg.element(i);
                 if (seg.casState(i, st, DONE)) {
                     seg.setElement(i, null);
@@ -1272,8 +1275,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         if (s != null && s.id != id) {
             long target = s.id * SIZE;
             while (true) {
-                long r = receivers();
-                if (r >= target || casReceivers(r, target)) {
+                long r = receiversWord();
+                if ((r & COUNT_MASK) >= target || casReceivers(r, (r & ~COUNT_MASK) | target)) {
                     break;
                 }
             }
@@ -1347,19 +1350,34 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         }
         Segment start = oldestSegment();
         Segment.closeList(start);
-        sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose(), receivers());
+        if (reason instanceof ChannelError) {
+            sweep(start, 0L, receiversAtError());
+        } else {
+            sweep(start, sendersAtClose(), Long.MAX_VALUE); // done sweeps no buffered values
+        }
         return null;
     }
 
     /**
      * Sets the closed bits for {@code reason} (already in {@code closeReason}) unless they are set:
      * the closing thread does it, and so does anyone who read {@code closeReason} before the bits
-     * were set and is about to act on it (a loser of a concurrent close, a committer refused by
+     * were set and is about to act on it (a loser of a concurrent close, a sender refused by
      * {@link #errorBeforeCommit}), so nobody reports the channel closed while sends still succeed.
-     * The OR that sets {@code CLOSED_BIT} is the linearization point of the close; the thread whose
-     * OR set it publishes {@code closedAt} right after (no call in between can throw).
+     *
+     * <p>For an error, first {@code ERROR_BIT} is ORed into {@code receivers}: that is the error's
+     * linearization point, and {@code errorAt} records the receiver count it froze. Then, for done
+     * and error, the closed bits are ORed into {@code senders}; for done that OR is the
+     * linearization point and {@code closedAt} records the sender count it froze. Whoever's OR set
+     * a bit publishes the count right after it (no call in between can throw), and readers of the
+     * count spin only across that gap.
      */
     private void setClosedBits(ChannelClosed reason) {
+        if (reason instanceof ChannelError && (receiversWord() & ERROR_BIT) == 0) {
+            long before = getAndOrReceivers(ERROR_BIT); // the error's linearization point
+            if ((before & ERROR_BIT) == 0) {
+                errorAt = before & COUNT_MASK;
+            }
+        }
         if ((senders() & CLOSED_BIT) != 0) {
             return;
         }
@@ -1371,16 +1389,27 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     /**
-     * Read by every thread right before it commits an exchange (takes a buffered value, or
-     * completes a waiting partner): {@code null} when the channel is not in error; otherwise the
-     * error, after making sure its closed bits are set, and the caller must not commit.
+     * Read by every sender after it claimed its cell and before it changes it (buffers, waits, or
+     * completes a waiting receiver), and by a select helping a Pending pair before it commits:
+     * {@code null} when the channel is not in error; otherwise the error, after making sure its
+     * bits are set, and the caller must not touch the cell (the error's sweep closes it).
      *
-     * <p>Why this makes {@code error()} atomic: {@code closeReason} is set before the error's bits,
-     * so a committer that reads {@code null} here precedes the error's linearization point, and
-     * the exchange linearizes at this read. Such a receiver incremented {@code receivers} before
-     * this read, so the error's sweep, which reads {@code receivers} after setting the bits,
-     * counts its cell as claimed and leaves a buffered value there for it. A committer that reads
-     * the error refuses; it reports the error, as do all later operations.
+     * <p>Why this makes {@code error()} atomic, the receivers' side being decided by their FAA on
+     * {@code receivers} (see there):
+     *
+     * <ul>
+     *   <li>{@code closeReason} is set before {@code ERROR_BIT}, so a sender that reads {@code null}
+     *       here read it before the error's linearization point; its send linearizes there (or,
+     *       if it then waits, when a receiver that came before the error completes it, or when a
+     *       receive that came before the error makes room for it in the buffer). A sender that
+     *       reads the error reports it; if it came before the bit, it sets the bit first.
+     *   <li>A receiver whose FAA returned no {@code ERROR_BIT} came before the error, so it keeps
+     *       a value sent before the error: the sweep leaves buffered values in cells below {@code
+     *       errorAt}. A receiver whose FAA returned the bit reports the error without touching
+     *       its cell. So values are taken in FIFO order up to the error, and none after it: once
+     *       anyone observed the error (the bit, or {@code closeReason} plus setting the bit), every
+     *       receive that starts later gets the bit from its FAA.
+     * </ul>
      */
     private ChannelError errorBeforeCommit() {
         if (closeReason instanceof ChannelError e) {
@@ -1489,16 +1518,33 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     /** The {@link ChannelError} if this channel is closed in error, else {@code null}. */
     ChannelError errorIfAny() {
-        return (senders() & ERROR_BIT) != 0 ? (ChannelError) closeReason : null;
+        return (receiversWord() & ERROR_BIT) != 0 ? (ChannelError) closeReason : null;
+    }
+
+    /**
+     * The receiver count at the error's linearization point (cells below it have receivers that
+     * came before the error). Only after {@code ERROR_BIT} was seen in {@code receivers}.
+     */
+    private long receiversAtError() {
+        long c;
+        int step = 0;
+        while ((c = errorAt) < 0) {
+            step = Waiting.backoff(step); // the thread that set the bit is about to publish it
+        }
+        return c;
     }
 
     @Override
     public boolean isClosedForSend() {
-        return (senders() & CLOSED_BIT) != 0;
+        // an error takes effect at its OR into receivers, before senders gets its bits
+        return (senders() & CLOSED_BIT) != 0 || (receiversWord() & ERROR_BIT) != 0;
     }
 
     @Override
     public boolean isClosedForReceive() {
+        if ((receiversWord() & ERROR_BIT) != 0) {
+            return true;
+        }
         long w = senders();
         if ((w & CLOSED_BIT) == 0) {
             return false;

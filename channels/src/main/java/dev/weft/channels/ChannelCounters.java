@@ -75,18 +75,31 @@ abstract class ChannelCounters extends Pad3 {
         return SEND_SEGMENT.compareAndSet(this, expected, update);
     }
 
-    // ---- receivers: written by receivers (FAA) ---------------------------------------------
+    // ---- receivers: written by receivers (FAA) and by error (ERROR_BIT) --------------------
 
+    /** The receiver count (without {@code ERROR_BIT}). */
     final long receivers() {
+        return receivers & COUNT_MASK;
+    }
+
+    /** The whole word: the count and {@code ERROR_BIT}. */
+    final long receiversWord() {
         return receivers;
     }
 
+    /** Returns the whole previous word (count and {@code ERROR_BIT}). */
     final long getAndIncReceivers() {
         return (long) RECEIVERS.getAndAdd(this, 1L);
     }
 
+    /** CAS on the whole word (count and {@code ERROR_BIT}). */
     final boolean casReceivers(long expected, long update) {
         return RECEIVERS.compareAndSet(this, expected, update);
+    }
+
+    /** Returns the whole previous word. */
+    final long getAndOrReceivers(long bits) {
+        return (long) RECEIVERS.getAndBitwiseOr(this, bits);
     }
 
     final Segment receiveSegment() {
@@ -144,7 +157,13 @@ abstract class Pad1 extends SendersField {
 }
 
 abstract class ReceiversField extends Pad1 {
-    /** Invariant: the next receiver works on cell {@code receivers}; it only grows. */
+    /**
+     * Invariant: the low bits ({@code COUNT_MASK}) are the index of the next receiver's cell; they
+     * count receive attempts plus cells skipped in removed segments, and only grow. {@code
+     * ERROR_BIT} is set once, atomically, by {@code error()} (or a thread helping it): that OR is
+     * the error's linearization point, so a receiver learns from its own FAA whether it came
+     * before the error (it may still take its cell's value) or after (it reports the error).
+     */
     volatile long receivers;
 
     /** Invariant: a segment with {@code id <= receivers / SIZE}; only moves forward. */
