@@ -56,9 +56,9 @@ import java.util.function.Supplier;
  *       EMPTY (or IN_BUFFER, for a receiver), when it has to wait.
  *   <li>{@code WaiterEB(waiter)}: buffer expansion, from a waiter, when the cell's receiver is
  *       already on its way (see {@link Cells.WaiterEB}).
- *   <li>{@code CLAIMED} (transient): any thread completing a registered select, from the select's
- *       registration; it is replaced by DONE, BUFFERED, CLOSED, an INTERRUPTED state, or the
- *       registration again, without waiting in between.
+ *   <li>{@code CLAIMED} (transient): any thread completing, killing or refusing a registered
+ *       select, from the select's registration; it is replaced by DONE, BUFFERED, CLOSED, an
+ *       INTERRUPTED state, or the registration again, without waiting in between.
  *   <li>{@code DONE}: the partner that completes a rendezvous, from a waiter or CLAIMED; the
  *       receiver, from BUFFERED.
  *   <li>{@code BROKEN}: the receiver, from EMPTY or IN_BUFFER, when its sender is still on its way
@@ -66,13 +66,39 @@ import java.util.function.Supplier;
  *   <li>{@code INTERRUPTED_SEND} / {@code INTERRUPTED_RCV}: the waiter itself (interrupt, timeout),
  *       from its own waiter state; a failed try-operation, from EMPTY; whoever claimed a dead
  *       select registration (the partner, buffer expansion, the select's own cleanup), from
- *       CLAIMED; a select or buffer expansion refusing the registration of a select that is still
- *       registering (that select then registers the clause again). The cell is then counted as
+ *       CLAIMED; anyone refusing the registration of a select that is still registering (a plain
+ *       or try-operation, closing, buffer expansion, or a select with a larger id: that select
+ *       then registers the clause again); an operation hit by an Error, from its own cell
+ *       (see "An Error inside an operation" below). The cell is then counted as
  *       cleaned, except that in a buffered channel a withdrawn receiver's cell is counted once the
  *       buffer end has passed it; a segment with all cells cleaned is unlinked in O(1).
  *   <li>{@code CLOSED}: closing, from EMPTY, IN_BUFFER, a waiter it wakes, and (error only)
- *       BUFFERED, whose value is discarded.
+ *       BUFFERED, whose value is discarded; a receiver refused by the error, from BUFFERED.
  * </ul>
+ *
+ * <p>Every CAS site, with its from and to states and why no other thread can be mid-way, is
+ * tabulated in {@link Cells}.
+ *
+ * <h3>Nobody waits for a registering select</h3>
+ *
+ * <p>A select is LOCKED while its owner registers its clauses. A plain operation, a try-operation,
+ * closing and buffer expansion that meet one of its registrations never wait for it: they refuse
+ * the registration (the cell becomes INTERRUPTED, or CLOSED for closing, and the select registers
+ * that clause again once it is done registering), so they make progress with any number of
+ * carriers. Two registering selects meet in a global order of ids: the one with the larger id
+ * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until
+ * the larger one stops registering (which drains and unparks its lock waiters) or helps it (see
+ * {@link SelectOp}). The spins that remain are on CLAIMED cells (held by a running thread for a
+ * few instructions), on a receiver's in-flight sender (at most 64 spins, then the cell is
+ * poisoned) and on {@code closedAt} (the closing thread's next instruction).
+ *
+ * <h3>Receive side of completed segments</h3>
+ *
+ * <p>Every receive that completes (without waiting, after waiting, or as a select clause) and every
+ * send that completes a waiting receiver clears its segment's {@code prev}: all receivers are at
+ * or beyond that segment, so no operation needs the earlier ones, and the GC can collect them even
+ * though they were never counted as cleaned (DONE cells are not). A send that only buffers does
+ * not: senders may be far ahead of receivers, and removal still needs the earlier links.
  *
  * <h3>Linearization points</h3>
  *
@@ -81,12 +107,18 @@ import java.util.function.Supplier;
  *       receiver's state to DONE (or of its select to Selected). A waiting send: the CAS that moves
  *       it to DONE or BUFFERED, made by its receiver or by buffer expansion.
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
- *       select to Selected); for a waiting receive, the partner's CAS that completes it.
+ *       select to Selected); for a waiting receive, the partner's CAS that completes it. But a
+ *       thread that commits an exchange (a receiver taking a value, a sender completing a waiting
+ *       receiver) first reads {@code closeReason} ({@code errorBeforeCommit}); the exchange then
+ *       linearizes at that read, which precedes the error if it read {@code null} (the argument is
+ *       on {@code errorBeforeCommit}). So once anyone observed an error, no receive returns a
+ *       value.
  *   <li>interrupt and timeout: the waiter's CAS from its own waiter state to INTERRUPTED; if that
  *       CAS fails the partner won and the operation completes normally.
  *   <li>failed trySend / tryReceive: the read of the counters that shows no partner, or the CAS
  *       to an INTERRUPTED state in the claimed cell.
- *   <li>done / error: the atomic OR of the closed bits into {@code senders}. Sends that claimed
+ *   <li>done / error: the atomic OR of the closed bits into {@code senders} (by the closing thread,
+ *       or by whoever read the close reason first, see {@code setClosedBits}). Sends that claimed
  *       a cell before it still complete for done (unless their receiver poisoned the cell or their
  *       segment did not exist yet: then they are refused, as if they came after the close), and
  *       are woken with the error for error; receivers of cells at or beyond the sender count at
@@ -128,9 +160,6 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     /** The current select helped its partner and completed in another cell; this one is dead. */
     private static final int M_HELPED_ELSEWHERE = 4;
     private static final int M_REFUSED = 5;
-
-    /** Spins before a registering select refuses a smaller-id registering select. */
-    private static final int REFUSE_AFTER = 256;
 
     private static final VarHandle CLOSE_REASON;
 
@@ -335,11 +364,22 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             } else {
                 waiter = timeout == 0L ? null : Thread.currentThread();
             }
-            switch (updateCellSend(seg, i, s, value, waiter, op)) {
+            int res;
+            try {
+                Faults.at(Faults.SEND_CLAIMED);
+                res = updateCellSend(seg, i, s, value, waiter, op);
+                if (res == R_INSTALLED && op == null) {
+                    return awaitSend(seg, i, (Thread) waiter, timeout);
+                }
+            } catch (Error | RuntimeException e) {
+                abandonSendCell(seg, i, waiter);
+                throw e;
+            }
+            switch (res) {
                 case R_DONE:
                     return op == null ? null : REG_SENT;
                 case R_INSTALLED:
-                    return op == null ? awaitSend(seg, i, (Thread) waiter, timeout) : REG_INSTALLED;
+                    return REG_INSTALLED;
                 case R_HELPED:
                     return REG_HELPED;
                 case R_FAILED:
@@ -459,10 +499,16 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 step = Waiting.backoff(step);
                 continue;
             }
+            // a waiting receiver: committing the rendezvous needs the channel not in error
+            if (errorBeforeCommit() != null) {
+                seg.setElement(i, null);
+                return R_CLOSED; // the close sweep wakes the receiver
+            }
             Object w = Cells.unwrap(st);
-            if (w instanceof Thread t) { // a waiting receiver: the element is already in the slot
+            if (w instanceof Thread t) { // the element is already in the slot
                 if (seg.casState(i, st, DONE)) {
                     LockSupport.unpark(t);
+                    seg.cleanPrev(); // the receivers are here: earlier segments are done with
                     return R_DONE;
                 }
                 continue;
@@ -470,10 +516,10 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             if (w instanceof SelectOp op) {
                 int m = meetSelect(seg, i, st, op, true, self);
                 if (m == M_DONE) {
+                    seg.cleanPrev();
                     return R_DONE;
                 }
                 if (m == M_RETRY) {
-                    step = Waiting.backoff(step);
                     continue;
                 }
                 if (m == M_HELPED_HERE) {
@@ -526,10 +572,21 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     @SuppressWarnings("unchecked")
     private T valueOrThrow(Object r) {
-        if (r instanceof ChannelClosed c) {
-            throw c.toException();
+        if (r != null && r == closeReason) {
+            throw ((ChannelClosed) r).toException();
         }
         return (T) r;
+    }
+
+    /**
+     * Whether {@code r}, returned by one of this channel's operations, reports the channel closed
+     * rather than being a value: by identity with the close reason, so that a value that happens
+     * to be a {@link ChannelClosed} object (sent by a user) is never mistaken for one. The close
+     * reason object itself can never be a value of this channel: it exists only once the channel
+     * is closed, and then no send succeeds.
+     */
+    boolean isCloseSignal(Object r) {
+        return r != null && r == closeReason;
     }
 
     /**
@@ -572,9 +629,19 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             } else {
                 waiter = timeout == 0L ? null : Thread.currentThread();
             }
-            Object res = updateCellReceive(seg, i, r, waiter, op);
+            Object res;
+            try {
+                Faults.at(Faults.RECEIVE_CLAIMED);
+                res = updateCellReceive(seg, i, r, waiter, op);
+                if (res == RCV_INSTALLED && op == null) {
+                    return awaitReceive(seg, i, (Thread) waiter, timeout);
+                }
+            } catch (Error | RuntimeException e) {
+                abandonReceiveCell(seg, i, waiter);
+                throw e;
+            }
             if (res == RCV_INSTALLED) {
-                return op == null ? awaitReceive(seg, i, (Thread) waiter, timeout) : REG_INSTALLED;
+                return REG_INSTALLED;
             }
             if (res == RCV_HELPED) {
                 return REG_HELPED;
@@ -627,6 +694,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         // DONE: the sender left its element in the slot
         Object v = seg.element(i);
         seg.setElement(i, null);
+        seg.cleanPrev(); // every receive that completes clears prev, also one that waited
         return v;
     }
 
@@ -638,8 +706,8 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      * @return the received value, or one of the {@code RCV_} markers
      */
     private Object updateCellReceive(Segment seg, int i, long r, Object waiter, SelectOp self) {
-        // fast path: a buffered value
-        if (seg.state(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
+        // fast path: a buffered value, and the channel is open (see errorBeforeCommit)
+        if (closeReason == null && seg.state(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
             Object v = seg.element(i);
             seg.setElement(i, null);
             expandBuffer();
@@ -683,6 +751,13 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             if (st == BUFFERED) {
+                if (errorBeforeCommit() != null) {
+                    // the error discards the value (unless the close sweep did already)
+                    if (seg.casState(i, BUFFERED, CLOSED)) {
+                        seg.setElement(i, null);
+                    }
+                    return RCV_CLOSED;
+                }
                 if (seg.casState(i, BUFFERED, DONE)) {
                     Object v = seg.element(i);
                     seg.setElement(i, null);
@@ -701,8 +776,12 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 step = Waiting.backoff(step);
                 continue;
             }
+            // a waiting sender: committing the rendezvous needs the channel not in error
+            if (errorBeforeCommit() != null) {
+                return RCV_CLOSED; // the close sweep wakes the sender
+            }
             Object w = Cells.unwrap(st);
-            if (w instanceof Thread t) { // a waiting sender
+            if (w instanceof Thread t) {
                 Object v = seg.element(i);
                 if (seg.casState(i, st, DONE)) {
                     seg.setElement(i, null);
@@ -721,7 +800,6 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                     return v;
                 }
                 if (m == M_RETRY) {
-                    step = Waiting.backoff(step);
                     continue;
                 }
                 if (m == M_HELPED_HERE) {
@@ -735,32 +813,109 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     // =============================================================================================
+    // An Error inside an operation
+    // =============================================================================================
+
+    /*
+     * What an Error (StackOverflowError, OutOfMemoryError, or any unchecked exception from a
+     * fault) thrown between claiming a cell and finishing with it leaves behind: the operation
+     * gives its cell up as if it had withdrawn (INTERRUPTED_SEND / INTERRUPTED_RCV), so no phantom
+     * sender or receiver stays in the channel and the partner of that cell retries elsewhere. A
+     * send that already buffered or handed over its value keeps that effect (the value is
+     * delivered). A receive that already took a value, or whose cell already holds one, loses
+     * that value with the error. Nothing here allocates.
+     */
+
+    /** Gives up cell {@code i} of {@code seg} for a send hit by an error; idempotent. */
+    private void abandonSendCell(Segment seg, int i, Object waiter) {
+        while (true) {
+            Object st = seg.state(i);
+            if (st == null || st == IN_BUFFER || (waiter != null && Waiting.holds(st, waiter))) {
+                if (seg.casState(i, st, INTERRUPTED_SEND)) {
+                    seg.setElement(i, null);
+                    seg.onCellCleaned();
+                    // the buffer end counted this cell as space (it passed it, or the cell is in
+                    // the initial buffer, which no expansion visits): count another one instead;
+                    // an expansion that reaches the cell later skips it by itself
+                    if (st == IN_BUFFER
+                            || st instanceof Cells.WaiterEB
+                            || (capacity > 0 && seg.id * SIZE + i < capacity)) {
+                        expandBuffer();
+                    }
+                    return;
+                }
+                continue;
+            }
+            if (st == BROKEN || st == INTERRUPTED_RCV) {
+                seg.setElement(i, null);
+            }
+            return; // delivered (BUFFERED, DONE), or a cell we never wrote
+        }
+    }
+
+    /** Gives up cell {@code i} of {@code seg} for a receive hit by an error; idempotent. */
+    private void abandonReceiveCell(Segment seg, int i, Object waiter) {
+        while (true) {
+            Object st = seg.state(i);
+            boolean ours = waiter != null && Waiting.holds(st, waiter);
+            if (st == null || st == IN_BUFFER || ours) {
+                if (seg.casState(i, st, INTERRUPTED_RCV)) {
+                    onReceiverCellWithdrawn(seg, i, st);
+                    if (!ours) {
+                        expandBuffer(); // as a failed try-receive
+                    }
+                    return;
+                }
+                continue;
+            }
+            if (st == BUFFERED) {
+                if (seg.casState(i, BUFFERED, DONE)) {
+                    seg.setElement(i, null); // lost with the error
+                    expandBuffer();
+                    return;
+                }
+                continue;
+            }
+            if (st == DONE) {
+                seg.setElement(i, null); // a value handed to us: lost with the error
+            }
+            return;
+        }
+    }
+
+    // =============================================================================================
     // Meeting a registered select
     // =============================================================================================
 
     /**
-     * Completes, or finds dead, the registration of select {@code op} that cell {@code i} holds
-     * (state {@code st}), for the cell's other party: a plain operation ({@code self == null}) or a
-     * registering select {@code self} (then LOCKED by the current thread).
+     * Completes, finds dead, or refuses the registration of select {@code op} that cell {@code i}
+     * holds (state {@code st}), for the cell's other party: a plain operation ({@code self ==
+     * null}) or a registering select {@code self} (then LOCKED by the current thread).
+     *
+     * <p>Nobody waits for a registering select except a registering select with a smaller id,
+     * and that one parks (see {@link #awaitLargerSelect}); everybody else refuses the
+     * registration: the cell is withdrawn and {@code op} registers that clause again.
      *
      * @param partnerIsReceiver whether {@code op} registered a receive clause in this cell
+     * @return one of the {@code M_} results; {@link #M_RETRY}: the cell changed, read it again
      */
     private int meetSelect(
             Segment seg, int i, Object st, SelectOp op, boolean partnerIsReceiver, SelectOp self) {
         int k = op.clauseIndexOf(this);
-        int step = 0;
+        Object selected = SelectOp.selected(k); // allocated (k >= 64) before the cell is claimed
         while (true) {
             Object os = op.state();
             if (os == SelectOp.WAITING) {
+                // CAS: registration -> CLAIMED; nobody else changes a CLAIMED cell
                 if (!seg.casState(i, st, CLAIMED)) {
                     return M_RETRY;
                 }
-                if (op.casState(SelectOp.WAITING, SelectOp.selected(k))) {
-                    seg.setState(i, DONE);
+                if (op.casState(SelectOp.WAITING, selected)) {
+                    seg.setState(i, DONE); // CLAIMED -> DONE: the rendezvous
                     op.wake();
                     return M_DONE;
                 }
-                seg.setState(i, st);
+                seg.setState(i, st); // CLAIMED -> registration: op changed meanwhile, look again
                 continue;
             }
             if (SelectOp.isTerminal(os)) {
@@ -770,31 +925,27 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 killCell(seg, i, st, partnerIsReceiver);
                 return M_DEAD;
             }
-            // op is registering
-            if (self == null) {
-                return M_RETRY; // a plain operation waits for it, holding nothing
-            }
-            if (op.id > self.id) {
-                if (awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(this))) {
-                    return M_HELPED_HERE;
-                }
-                continue;
-            }
-            if (os instanceof SelectOp.Pending p && p.partner == self) {
-                // op waits for us: complete the rendezvous it described, in its cell
-                if (helpPending(op, p, self)) {
-                    if (seg.casState(i, st, CLAIMED)) {
-                        killCell(seg, i, st, partnerIsReceiver);
+            // op is registering (LOCKED or Pending)
+            if (self != null) {
+                if (os instanceof SelectOp.Pending p && p.partner == self) {
+                    // op waits for us: complete the rendezvous it described, in its cell
+                    if (helpPending(op, p, self)) {
+                        if (seg.casState(i, st, CLAIMED)) {
+                            killCell(seg, i, st, partnerIsReceiver);
+                        }
+                        return M_HELPED_ELSEWHERE;
                     }
-                    return M_HELPED_ELSEWHERE;
+                    continue; // stale: op was released and retries; it is LOCKED now
                 }
-                continue;
+                if (op.id > self.id) {
+                    if (awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(this))) {
+                        return M_HELPED_HERE;
+                    }
+                    return M_RETRY;
+                }
             }
-            if (step < REFUSE_AFTER) {
-                step = Waiting.backoff(step);
-                continue;
-            }
-            // refuse op's registration here; op registers that clause again
+            // a plain operation, or a select with a larger id: never wait for op; refuse its
+            // registration here, and op registers that clause again
             if (!seg.casState(i, st, CLAIMED)) {
                 return M_RETRY;
             }
@@ -805,53 +956,76 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     /**
-     * {@code self} claimed cell {@code i} holding the registration of {@code op}, which is
-     * registering and has a larger id: publish a Pending descriptor and wait for op to either
-     * leave LOCKED (returns false) or help us: then the rendezvous happened in this cell and
-     * self is selected (returns true).
+     * {@code self} (LOCKED by the current thread) found, in the cell it works on (cell {@code i}
+     * of {@code seg}), the registration of {@code op}, which is registering and has a larger id.
+     * It publishes a Pending descriptor and parks until op helps (the rendezvous happened in this
+     * cell: returns true), op is no longer registering, or op found the descriptor stale and
+     * released it (both: returns false, the caller reads the cell again). It parks on a node in
+     * op's lock-waiter stack, which op drains when it stops registering; ids only grow along a
+     * chain of such waits, so the chain ends at a select that waits for nobody.
      */
     private static boolean awaitLargerSelect(
             SelectOp self, SelectOp op, Segment seg, int i, int opK, int selfK) {
         SelectOp.Pending p = new SelectOp.Pending(op, selfK, opK, seg, i);
         self.setState(p);
-        int step = 0;
+        boolean pushed = false;
         while (true) {
-            if (self.state() != p) {
-                return true;
+            Object s = self.state();
+            if (s != p) {
+                return SelectOp.isTerminal(s); // helped, or released as stale (LOCKED)
             }
             if (!SelectOp.isLocked(op.state())) {
-                return !self.casState(p, SelectOp.LOCKED);
+                if (self.casState(p, SelectOp.LOCKED)) {
+                    return false;
+                }
+                continue; // op helped us meanwhile
             }
-            step = Waiting.backoff(step);
+            if (!pushed) {
+                op.pushLockWaiter(self.owner);
+                pushed = true;
+                continue; // look again after publishing the node (op drains after unlocking)
+            }
+            LockSupport.park(self);
+            pushed = false; // woken: if op is still locked, wait on a fresh node
         }
     }
 
     /**
      * Completes the rendezvous described by {@code p} (published by {@code op}, waiting for {@code
-     * self}): in p's cell, which holds self's registration, both selects are selected.
+     * self}): in p's cell, which holds self's registration, both selects are selected. Returns
+     * false when the descriptor is stale: p's cell no longer holds self's registration (buffer
+     * expansion, closing or a plain operation withdrew it), or p's channel is in error; then op
+     * is released (Pending -> LOCKED) and reads its cell again.
      */
     private static boolean helpPending(SelectOp op, SelectOp.Pending p, SelectOp self) {
         Segment seg = p.seg;
         int i = p.i;
+        Object opSelected = SelectOp.selected(p.k);
+        Object selfSelected = SelectOp.selected(p.partnerK);
         int step = 0;
         while (true) {
             Object st = seg.state(i);
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // a running thread finishes the cell without waiting
                 continue;
             }
-            if (Cells.unwrap(st) != self) {
-                return false; // cannot happen while self is LOCKED; be defensive
+            // stale if the cell no longer holds self's registration; also refuse to commit in a
+            // channel in error (op checked it when it met us, but that may be long ago)
+            if (Cells.unwrap(st) != self || op.clauses[p.k].channel().errorBeforeCommit() != null) {
+                if (op.casState(p, SelectOp.LOCKED)) {
+                    op.wake();
+                }
+                return false;
             }
             if (!seg.casState(i, st, CLAIMED)) {
                 continue;
             }
-            if (!op.casState(p, SelectOp.selected(p.k))) {
+            if (!op.casState(p, opSelected)) {
                 seg.setState(i, st);
                 return false;
             }
             seg.setState(i, DONE);
-            self.setState(SelectOp.selected(p.partnerK));
+            self.setState(selfSelected);
             op.wake();
             return true;
         }
@@ -945,7 +1119,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 seg.onCellCleaned();
                 return;
             } else if (st == CLAIMED) {
-                Thread.onSpinWait();
+                Thread.onSpinWait(); // held by a running thread for a few steps, never while waiting
             } else if (Cells.isWaiter(st) && !(st instanceof Cells.WaiterEB)) {
                 if (seg.casState(i, st, new Cells.WaiterEB(st))) {
                     return;
@@ -997,11 +1171,12 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             SelectOp op = (SelectOp) st;
+            Object selected = SelectOp.selected(op.clauseIndexOf(this)); // before claiming
             if (!seg.casState(i, st, CLAIMED)) {
                 continue;
             }
             Object os = op.state();
-            if (os == SelectOp.WAITING && op.casState(os, SelectOp.selected(op.clauseIndexOf(this)))) {
+            if (os == SelectOp.WAITING && op.casState(os, selected)) {
                 seg.setState(i, BUFFERED);
                 op.wake();
                 return true;
@@ -1165,17 +1340,52 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private Object close(ChannelClosed reason) {
         boolean won = CLOSE_REASON.compareAndSet(this, null, reason);
         ChannelClosed actual = won ? reason : closeReason;
-        long bits = CLOSED_BIT | (actual instanceof ChannelError ? ERROR_BIT : 0L);
-        long before = getAndOrSenders(bits);
-        if ((before & CLOSED_BIT) == 0) {
-            closedAt = before & COUNT_MASK; // this OR closed the channel (winner or loser)
-        }
+        setClosedBits(actual);
         if (!won) {
             return actual;
         }
         Segment start = oldestSegment();
         Segment.closeList(start);
         sweep(start, reason instanceof ChannelError ? 0L : sendersAtClose(), receivers());
+        return null;
+    }
+
+    /**
+     * Sets the closed bits for {@code reason} (already in {@code closeReason}) unless they are set:
+     * the closing thread does it, and so does anyone who read {@code closeReason} before the bits
+     * were set and is about to act on it (a loser of a concurrent close, a committer refused by
+     * {@link #errorBeforeCommit}), so nobody reports the channel closed while sends still succeed.
+     * The OR that sets {@code CLOSED_BIT} is the linearization point of the close; the thread whose
+     * OR set it publishes {@code closedAt} right after (no call in between can throw).
+     */
+    private void setClosedBits(ChannelClosed reason) {
+        if ((senders() & CLOSED_BIT) != 0) {
+            return;
+        }
+        long bits = CLOSED_BIT | (reason instanceof ChannelError ? ERROR_BIT : 0L);
+        long before = getAndOrSenders(bits);
+        if ((before & CLOSED_BIT) == 0) {
+            closedAt = before & COUNT_MASK;
+        }
+    }
+
+    /**
+     * Read by every thread right before it commits an exchange (takes a buffered value, or
+     * completes a waiting partner): {@code null} when the channel is not in error; otherwise the
+     * error, after making sure its closed bits are set, and the caller must not commit.
+     *
+     * <p>Why this makes {@code error()} atomic: {@code closeReason} is set before the error's bits,
+     * so a committer that reads {@code null} here precedes the error's linearization point, and
+     * the exchange linearizes at this read. Such a receiver incremented {@code receivers} before
+     * this read, so the error's sweep, which reads {@code receivers} after setting the bits,
+     * counts its cell as claimed and leaves a buffered value there for it. A committer that reads
+     * the error refuses; it reports the error, as do all later operations.
+     */
+    private ChannelError errorBeforeCommit() {
+        if (closeReason instanceof ChannelError e) {
+            setClosedBits(e);
+            return e;
+        }
         return null;
     }
 
@@ -1254,24 +1464,25 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             SelectOp op = (SelectOp) w;
+            SelectOp.ClosedSel closed = new SelectOp.ClosedSel(op.clauseIndexOf(this), closeReason);
             if (!seg.casState(i, st, CLAIMED)) {
                 continue;
             }
             Object os = op.state();
-            if (os == SelectOp.WAITING
-                    && op.casState(os, new SelectOp.ClosedSel(op.clauseIndexOf(this), closeReason))) {
+            if (os == SelectOp.WAITING && op.casState(os, closed)) {
                 seg.setElement(i, null);
                 seg.setState(i, CLOSED);
                 op.wake();
                 return;
             }
-            if (SelectOp.isTerminal(os)) {
-                seg.setElement(i, null);
-                seg.setState(i, CLOSED);
-                return;
+            seg.setElement(i, null);
+            seg.setState(i, CLOSED);
+            if (!SelectOp.isTerminal(os)) {
+                // registering: never wait for it; it registers the clause again and finds the
+                // channel closed
+                op.requestReregistration();
             }
-            seg.setState(i, st); // registering: let it finish
-            step = Waiting.backoff(step);
+            return;
         }
     }
 
@@ -1433,6 +1644,11 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             n = Long.MAX_VALUE;
         }
         return n >= Long.MAX_VALUE / 4 ? -1L : n;
+    }
+
+    /** {@code Channel@<identity hash>}, for one-line messages. */
+    static String shortName(Channel<?> ch) {
+        return ch == null ? "null" : "Channel@" + Integer.toHexString(System.identityHashCode(ch));
     }
 
     /**

@@ -10,4 +10,14 @@ public record ChannelDone(Channel<?> channel) implements ChannelClosed {
     public ChannelClosedException toException() {
         return new ChannelDoneException();
     }
+
+    /**
+     * One short line naming the channel by identity (not its cell dump, which lands in logs).
+     *
+     * @return {@code ChannelDone[channel=Channel@<hash>]}
+     */
+    @Override
+    public String toString() {
+        return "ChannelDone[channel=" + Channel.shortName(channel) + "]";
+    }
 }

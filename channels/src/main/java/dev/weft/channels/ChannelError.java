@@ -11,4 +11,15 @@ public record ChannelError(Throwable cause, Channel<?> channel) implements Chann
     public ChannelClosedException toException() {
         return new ChannelErrorException(cause);
     }
+
+    /**
+     * One short line: the cause's {@code toString()} and the channel by identity (not its cell
+     * dump, which lands in logs).
+     *
+     * @return {@code ChannelError[cause=<cause>, channel=Channel@<hash>]}
+     */
+    @Override
+    public String toString() {
+        return "ChannelError[cause=" + cause + ", channel=" + Channel.shortName(channel) + "]";
+    }
 }

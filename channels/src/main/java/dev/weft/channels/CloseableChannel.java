@@ -7,7 +7,12 @@ package dev.weft.channels;
  *
  * <p>Closing a closed channel throws {@link ChannelClosedException} (or, from the {@code
  * ...OrClosed} forms, returns the original {@link ChannelClosed}). All methods are thread-safe
- * and never block.
+ * and never block: they never park and never wait for another operation to make progress. The
+ * only waits are a few spins on a cell that another running thread holds for a handful of
+ * instructions (it never waits while holding it), and, in {@code isClosedForReceive()} right
+ * after a close, on the closing thread's next instruction (publishing the sender count it
+ * closed at). {@code done()} and {@code error()} take time linear in the number of cells that
+ * still hold values or waiters.
  */
 public interface CloseableChannel {
     /**

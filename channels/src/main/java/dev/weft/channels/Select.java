@@ -30,6 +30,8 @@ public final class Select {
     private Select() {}
 
     private static final Object TIMEOUT = new Object();
+    /** Returned by {@link #await} when the select was cancelled because of an interrupt. */
+    private static final Object INTERRUPTED = new Object();
 
     /**
      * Waits until one of the clauses completes and returns its result.
@@ -45,7 +47,7 @@ public final class Select {
      */
     @SafeVarargs
     public static <U> U select(SelectClause<? extends U>... clauses) throws InterruptedException {
-        return orThrow(run(clauses, true, -1L, TIMEOUT));
+        return cast(run(clauses, true, -1L, TIMEOUT, true));
     }
 
     /**
@@ -61,7 +63,7 @@ public final class Select {
     @SafeVarargs
     public static <U> Object selectOrClosed(SelectClause<? extends U>... clauses)
             throws InterruptedException {
-        return run(clauses, true, -1L, TIMEOUT);
+        return run(clauses, true, -1L, TIMEOUT, false);
     }
 
     /**
@@ -81,11 +83,11 @@ public final class Select {
     @SafeVarargs
     public static <U> U selectWithin(Duration timeout, SelectClause<? extends U>... clauses)
             throws InterruptedException, TimeoutException {
-        Object r = run(clauses, true, Channel.timeoutNanos(timeout), TIMEOUT);
+        Object r = run(clauses, true, Channel.timeoutNanos(timeout), TIMEOUT, true);
         if (r == TIMEOUT) {
             throw new TimeoutException("select timed out after " + timeout);
         }
-        return orThrow(r);
+        return cast(r);
     }
 
     /**
@@ -104,7 +106,7 @@ public final class Select {
     public static <U> Object selectOrClosedWithin(
             Duration timeout, U timeoutValue, SelectClause<? extends U>... clauses)
             throws InterruptedException {
-        return run(clauses, true, Channel.timeoutNanos(timeout), timeoutValue);
+        return run(clauses, true, Channel.timeoutNanos(timeout), timeoutValue, false);
     }
 
     /**
@@ -122,7 +124,7 @@ public final class Select {
     @SafeVarargs
     public static <U> U selectUnbiased(SelectClause<? extends U>... clauses)
             throws InterruptedException {
-        return orThrow(run(clauses, false, -1L, TIMEOUT));
+        return cast(run(clauses, false, -1L, TIMEOUT, true));
     }
 
     /**
@@ -138,7 +140,7 @@ public final class Select {
     @SafeVarargs
     public static <U> Object selectUnbiasedOrClosed(SelectClause<? extends U>... clauses)
             throws InterruptedException {
-        return run(clauses, false, -1L, TIMEOUT);
+        return run(clauses, false, -1L, TIMEOUT, false);
     }
 
     /**
@@ -179,11 +181,16 @@ public final class Select {
     // ---------------------------------------------------------------------------------------------
 
     @SuppressWarnings("unchecked")
-    private static <U> U orThrow(Object r) {
-        if (r instanceof ChannelClosed c) {
+    private static <U> U cast(Object r) {
+        return (U) r;
+    }
+
+    /** A channel's close reason: thrown when the select throws on closed channels, else returned. */
+    private static Object closed(ChannelClosed c, boolean throwIfClosed) {
+        if (throwIfClosed) {
             throw c.toException();
         }
-        return (U) r;
+        return c;
     }
 
     private static void validate(SelectClause<?>[] clauses) {
@@ -242,9 +249,18 @@ public final class Select {
         return o;
     }
 
-    private static Object run(SelectClause<?>[] clauses, boolean biased, long timeout, Object onTimeout)
+    /**
+     * Runs a select. A clause's result is returned as it is, even when it is a {@link
+     * ChannelClosed} object (a value received from a channel); a closed channel is reported by
+     * throwing ({@code throwIfClosed}) or by returning its close reason.
+     */
+    private static Object run(
+            SelectClause<?>[] given, boolean biased, long timeout, Object onTimeout, boolean throwIfClosed)
             throws InterruptedException {
-        validate(clauses);
+        validate(given);
+        // a private copy: other threads read the clauses (SelectOp.clauseIndexOf), so a caller
+        // changing its array meanwhile must not affect them
+        SelectClause<?>[] clauses = given.clone();
         int n = clauses.length;
         // as in jox: a channel in error wins over any clause, even one that is ready
         for (SelectClause<?> c : clauses) {
@@ -252,41 +268,77 @@ public final class Select {
             if (ch != null) {
                 ChannelClosed e = ch.errorIfAny();
                 if (e != null) {
-                    return e;
+                    return closed(e, throwIfClosed);
                 }
             }
         }
         if (clauses[n - 1].channel() == null) {
-            return runWithDefault(clauses, order(n - 1, biased));
+            return runWithDefault(clauses, order(n - 1, biased), throwIfClosed);
         }
         SelectOp op = new SelectOp(clauses);
         int[] order = order(n, biased);
         Object st = null;
-        for (int j = 0; j < n && st == null; j++) {
-            st = registerClause(op, order == null ? j : order[j]);
+        try {
+            for (int j = 0; j < n && st == null; j++) {
+                st = registerClause(op, order == null ? j : order[j]);
+                Faults.at(Faults.SELECT_REGISTERED);
+            }
+            if (st == null) {
+                st = await(op, timeout);
+            }
+        } catch (Throwable t) {
+            abort(op);
+            throw t;
         }
-        if (st == null) {
-            st = await(op, timeout);
-        }
-        if (st == SelectOp.CANCELLED) {
+        if (st == INTERRUPTED || st == SelectOp.CANCELLED) {
             cleanup(op, -1);
-            if (Thread.interrupted()) {
+            if (st == INTERRUPTED) {
                 throw new InterruptedException();
             }
             return onTimeout;
         }
         if (st instanceof SelectOp.ClosedSel c) {
             cleanup(op, c.k);
-            return c.reason;
+            return closed(c.reason, throwIfClosed);
         }
         int k = ((SelectOp.Selected) st).k;
         cleanup(op, k);
         SelectClause<?> clause = clauses[k];
         Object raw = null;
         if (!clause.isSend()) {
-            raw = op.value != null ? op.value : Channel.takeElement(op.segs[k], op.idx[k]);
+            if (op.value != null) {
+                raw = op.value;
+            } else {
+                raw = Channel.takeElement(op.segs[k], op.idx[k]);
+                op.segs[k].cleanPrev(); // a completed receive: earlier segments are done with
+            }
         }
+        // other registrations are withdrawn already: a callback that throws loses only this value
         return clause.result(raw);
+    }
+
+    /**
+     * After a {@link Throwable} (an {@link Error} such as {@link StackOverflowError} or {@link
+     * OutOfMemoryError}) escaped registration or waiting: stop registering, so nobody waits for
+     * this select, and withdraw every registration. If a partner completed the select
+     * concurrently, that clause's outcome is lost with the error.
+     */
+    private static void abort(SelectOp op) {
+        while (true) {
+            Object s = op.state();
+            if (SelectOp.isTerminal(s)) {
+                break;
+            }
+            if (s == SelectOp.LOCKED) {
+                op.setState(SelectOp.CANCELLED); // owner-only state
+                break;
+            }
+            if (op.casState(s, SelectOp.CANCELLED)) { // WAITING or Pending: a partner may race
+                op.wakeLockWaiters();
+                break;
+            }
+        }
+        cleanup(op, -1);
     }
 
     /**
@@ -302,11 +354,13 @@ public final class Select {
         }
         Object st;
         if (r == Channel.REG_HELPED) {
+            op.wakeLockWaiters(); // the helper already did; harmless again
             return op.state();
         } else if (r == Channel.REG_SENT) {
             st = SelectOp.selected(k);
-        } else if (r instanceof ChannelClosed cc) {
-            st = new SelectOp.ClosedSel(k, cc);
+        } else if (c.channel().isCloseSignal(r)) {
+            // identity, not type: a received value may itself be a ChannelClosed object
+            st = new SelectOp.ClosedSel(k, (ChannelClosed) r);
         } else {
             op.value = r;
             st = SelectOp.selected(k);
@@ -352,15 +406,23 @@ public final class Select {
                         continue;
                     }
                 }
+                // a zero timeout never waits, so, like every operation that does not wait, it
+                // leaves the interrupt flag alone
                 boolean cancel = false;
-                if (Thread.interrupted()) {
+                boolean byInterrupt = false;
+                if (timeout == 0L || (deadline != 0L && deadline - System.nanoTime() <= 0L)) {
+                    cancel = true;
+                } else if (Thread.interrupted()) {
                     interrupted = true;
                     cancel = true;
-                } else if (timeout == 0L || (deadline != 0L && deadline - System.nanoTime() <= 0L)) {
-                    cancel = true;
+                    byInterrupt = true;
                 }
                 if (cancel) {
                     if (op.casState(SelectOp.WAITING, SelectOp.CANCELLED)) {
+                        if (byInterrupt) {
+                            interrupted = false; // reported as InterruptedException instead
+                            return INTERRUPTED;
+                        }
                         return SelectOp.CANCELLED;
                     }
                     continue; // a partner completed it first
@@ -414,7 +476,7 @@ public final class Select {
         }
     }
 
-    private static Object runWithDefault(SelectClause<?>[] clauses, int[] order) {
+    private static Object runWithDefault(SelectClause<?>[] clauses, int[] order, boolean throwIfClosed) {
         int n = clauses.length - 1;
         for (int j = 0; j < n; j++) {
             SelectClause<?> c = clauses[order == null ? j : order[j]];
@@ -426,12 +488,12 @@ public final class Select {
                 }
             } else {
                 r = c.channel().tryReceiveOrClosed();
-                if (r != null && !(r instanceof ChannelClosed)) {
+                if (r != null && !c.channel().isCloseSignal(r)) {
                     return c.result(r);
                 }
             }
-            if (r instanceof ChannelClosed) {
-                return r;
+            if (r != null && c.channel().isCloseSignal(r)) {
+                return closed((ChannelClosed) r, throwIfClosed);
             }
         }
         return clauses[n].result(null);

@@ -14,34 +14,40 @@ import java.util.concurrent.locks.LockSupport;
  *     │  ▲              │  └───closing CAS───▶ ClosedSel(k)      (clause k's channel closed)
  *     │  └──owner CAS───┘  └───owner CAS─────▶ CANCELLED         (interrupt or timeout)
  *     ├──owner──▶ Selected(k) / ClosedSel(k)  (completed while registering)
- *     └──owner──▶ Pending(partner) ──owner CAS──▶ LOCKED
- *                     └──────partner (helping) CAS──▶ Selected(k)
+ *     ├──owner──▶ Pending(partner) ──owner CAS──▶ LOCKED   (partner stopped registering)
+ *     │               ├──partner (helping) CAS──▶ Selected(k)
+ *     │               └──partner CAS──▶ LOCKED             (stale: the cell was refused)
+ *     └──owner (an Error escaped)──▶ CANCELLED   (also by CAS from WAITING or Pending)
  * </pre>
  *
  * <ul>
- *   <li>{@code LOCKED}: the owner is registering (it has claimed, or is about to claim, a cell).
- *       Nobody else may change the state: partners that find one of its registrations wait for the
- *       owner (never while holding a cell), so a cell the owner claimed can always be completed by
- *       it. Only the owner writes it, from {@code WAITING} (by CAS) or from {@code Pending}.
+ *   <li>{@code LOCKED}: the owner is registering. Nobody else changes the state, and nobody waits
+ *       for it except a registering select with a smaller id (below): a plain operation, a
+ *       try-operation, closing, buffer expansion or a larger-id select that meets one of its
+ *       registrations refuses it (kills the cell, sets {@code reregister}), and the owner registers
+ *       that clause again after registering the others. The owner writes LOCKED at construction and
+ *       by CAS from {@code WAITING} (re-registration), and a helper writes it by CAS from a stale
+ *       {@code Pending}.
  *   <li>{@code WAITING}: every clause is registered; the owner parks. Partners complete it by CAS to
  *       {@code Selected(k)}; closing by CAS to {@code ClosedSel(k)}; the owner on interrupt or
  *       timeout by CAS to {@code CANCELLED}. The successful CAS is the linearization point.
- *   <li>{@code Pending}: a descriptor. The owner, while {@code LOCKED}, found in its claimed cell the
- *       registration of another select whose owner is itself registering, and whose id is larger.
- *       It publishes what it wants (the partner, the cell) and waits. Selects meet in a global
- *       order of ids: a registering select only ever waits for one with a larger id (buffer
-       expansion and other selects never wait for it while they hold a cell or are registering
-       themselves: they refuse instead), so waiting cannot cycle.
- *       When the partner (larger id, itself {@code LOCKED}) meets one of this select's
- *       registrations, it helps: it completes the described rendezvous and moves both states to
- *       {@code Selected} (this CAS from {@code Pending} is the linearization point of the pair).
- *       A select meeting a smaller-id registering select that is not waiting for it spins a
- *       bounded time, then refuses that registration: it kills the cell and asks the other select to
- *       register that clause again, a one-shot repair that only a concurrently registering select
- *       can cause.
+ *   <li>{@code Pending}: a descriptor. The owner, while LOCKED, found in the cell it works on the
+ *       registration of another select that is itself registering and has a larger id. It
+ *       publishes what it wants (the partner, the cell), pushes a node on the partner's lock-waiter
+ *       stack and parks. The partner drains that stack whenever it stops registering ({@link
+ *       #setState}, {@link #wake}), so the owner wakes and either finds it WAITING (and completes
+ *       it normally) or terminal. When the partner, still registering, meets one of the owner's
+ *       registrations, it helps: it completes the described rendezvous in the described cell and
+ *       moves both states to {@code Selected} (its CAS from {@code Pending} is the linearization
+ *       point of the pair). If that cell no longer holds the partner's registration (buffer
+ *       expansion, closing or a plain operation refused it meanwhile), the descriptor is stale: the
+ *       partner moves the owner back to LOCKED and unparks it, and the owner reads its cell again.
+ *       A select only ever waits for one with a larger id, so the waits cannot form a cycle, and
+ *       the select with the largest id in a chain waits for nobody.
  *   <li>{@code Selected(k)}, {@code ClosedSel(k)}, {@code CANCELLED}: terminal. The owner then
  *       withdraws every other registration by CAS on its cell (counting the cell as cleaned for
- *       segment removal), so no registration can receive or deliver later.
+ *       segment removal), so no registration can receive or deliver later. A select whose
+ *       registration or waiting is hit by an Error moves itself to CANCELLED the same way.
  * </ul>
  */
 final class SelectOp {
@@ -99,14 +105,27 @@ final class SelectOp {
         return k < SELECTED.length ? SELECTED[k] : new Selected(k);
     }
 
+    /** A select parked until this one stops registering (see {@link #pushLockWaiter}). */
+    private static final class LockWaiter {
+        final Thread thread;
+        final LockWaiter next;
+
+        LockWaiter(Thread thread, LockWaiter next) {
+            this.thread = thread;
+            this.next = next;
+        }
+    }
+
     private static final VarHandle STATE;
     private static final VarHandle REREGISTER;
+    private static final VarHandle LOCK_WAITERS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(SelectOp.class, "state", Object.class);
             REREGISTER = l.findVarHandle(SelectOp.class, "reregister", boolean.class);
+            LOCK_WAITERS = l.findVarHandle(SelectOp.class, "lockWaiters", LockWaiter.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -141,6 +160,15 @@ final class SelectOp {
      */
     private volatile boolean reregister;
 
+    /**
+     * Invariant: the threads of smaller-id selects parked in {@code awaitLargerSelect} until this
+     * select stops registering (a Treiber stack, fresh nodes per push). Pushed by them while this
+     * select is LOCKED or Pending; taken whole and unparked whenever this select leaves those
+     * states ({@link #setState}, and by a helper that selects it). A waiter pushes, then reads
+     * the state again before parking, so a drain that ran before the push is never needed.
+     */
+    private volatile LockWaiter lockWaiters;
+
     SelectOp(SelectClause<?>[] clauses) {
         this.owner = Thread.currentThread();
         this.id = owner.threadId();
@@ -158,9 +186,37 @@ final class SelectOp {
         return STATE.compareAndSet(this, expected, update);
     }
 
-    /** Owner-only write, from LOCKED. */
+    /**
+     * Owner-only write, from LOCKED or Pending (only the owner, or a helper with a CAS, moves it
+     * out of those). Leaving them wakes the selects that wait for this one to stop registering.
+     */
     void setState(Object update) {
         state = update;
+        if (!isLocked(update)) {
+            wakeLockWaiters();
+        }
+    }
+
+    /** Called by a smaller-id select that waits for this one to stop registering. */
+    void pushLockWaiter(Thread t) {
+        while (true) {
+            LockWaiter head = lockWaiters;
+            if (LOCK_WAITERS.compareAndSet(this, head, new LockWaiter(t, head))) {
+                return;
+            }
+        }
+    }
+
+    /** Unparks every select waiting for this one to stop registering. */
+    void wakeLockWaiters() {
+        if (lockWaiters == null) {
+            return;
+        }
+        for (LockWaiter w = (LockWaiter) LOCK_WAITERS.getAndSet(this, (LockWaiter) null);
+                w != null;
+                w = w.next) {
+            LockSupport.unpark(w.thread);
+        }
     }
 
     static boolean isLocked(Object s) {
@@ -181,8 +237,10 @@ final class SelectOp {
         throw new IllegalStateException("select has no clause on " + ch);
     }
 
+    /** Unparks the owner, and the selects waiting for it to stop registering. */
     void wake() {
         LockSupport.unpark(owner);
+        wakeLockWaiters();
     }
 
     void requestReregistration() {

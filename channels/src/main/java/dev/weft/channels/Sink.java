@@ -46,7 +46,9 @@ public interface Sink<T> extends CloseableChannel {
 
     /**
      * Sends a value if that is possible right now: a receiver is waiting, or there is buffer
-     * space. Never blocks. Like jox's, it may fail under contention even though space is being
+     * space. Never blocks (see {@link CloseableChannel} for the only, bounded, spins); a select that
+     * is still registering in the cell it claims is not waited for: its registration is refused
+     * and the select registers again. Like jox's, it may fail under contention even though space is being
      * freed at that moment (a concurrent receive took a value but has not yet moved the buffer
      * end); do not use it in a spin loop instead of {@link #send(Object)}.
      *

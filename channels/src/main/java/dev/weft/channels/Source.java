@@ -37,7 +37,8 @@ public interface Source<T> extends CloseableChannel {
 
     /**
      * Receives a value if one is available right now: a buffered value or a waiting sender.
-     * Never blocks. Under contention it may return {@code null} while a concurrent send is
+     * Never blocks (see {@link CloseableChannel} for the only, bounded, spins); a select that is
+     * still registering in the cell it claims is not waited for. Under contention it may return {@code null} while a concurrent send is
      * completing; do not use it in a spin loop instead of {@link #receive()}.
      *
      * @return the value, or {@code null} when none is available now
@@ -89,6 +90,10 @@ public interface Source<T> extends CloseableChannel {
      * A select clause that receives a value from this channel; the select returns {@code
      * callback} applied to it.
      *
+     * <p>The value is received (consumed from the channel) before {@code callback} runs, and the
+     * select's other clauses are withdrawn by then; if {@code callback} throws, the select throws
+     * that exception and the value is lost (as in jox).
+     *
      * @param callback applied to the received value, on the selecting thread
      * @param <U> the select's result type
      * @return a new clause
@@ -106,11 +111,12 @@ public interface Source<T> extends CloseableChannel {
     default void forEach(Consumer<T> consumer) throws InterruptedException {
         while (true) {
             Object r = receiveOrClosed();
-            if (r instanceof ChannelDone) {
+            // a value may itself be a ChannelClosed object: only the channel's own reason ends
+            if (r instanceof ChannelClosed c && c == closedForReceive()) {
+                if (c instanceof ChannelError e) {
+                    throw e.toException();
+                }
                 return;
-            }
-            if (r instanceof ChannelError e) {
-                throw e.toException();
             }
             consumer.accept((T) r);
         }

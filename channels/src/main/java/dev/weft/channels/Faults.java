@@ -1,0 +1,34 @@
+package dev.weft.channels;
+
+import java.util.function.Consumer;
+
+/**
+ * Fault injection for tests: lets a test throw an {@link Error} at a named point inside an
+ * operation, to check what an {@code Error} (say a {@link StackOverflowError} or an {@link
+ * OutOfMemoryError}) leaves behind. Off unless the JVM runs with {@code -Dweft.faults=true}; the
+ * flag is a constant, so the JIT removes the probes from production code.
+ */
+final class Faults {
+    private Faults() {}
+
+    /** A plain or select send has claimed its cell and not yet updated it. */
+    static final String SEND_CLAIMED = "send.claimed";
+    /** A plain or select receive has claimed its cell and not yet updated it. */
+    static final String RECEIVE_CLAIMED = "receive.claimed";
+    /** A select has just registered (or completed) one clause. */
+    static final String SELECT_REGISTERED = "select.registered";
+
+    static final boolean ENABLED = Boolean.getBoolean("weft.faults");
+
+    /** The test's probe: called with the point's name on every thread that passes it. */
+    static volatile Consumer<String> probe;
+
+    static void at(String point) {
+        if (ENABLED) {
+            Consumer<String> p = probe;
+            if (p != null) {
+                p.accept(point);
+            }
+        }
+    }
+}
