@@ -10,6 +10,11 @@ import dev.weft.channels.Channel;
  * true (it answers from the error bits) and its {@code tryReceiveOrClosed()} then takes 9 from the
  * buffer; the sweep, resumed, reads the receiver count (1) late and leaves that cell to the
  * receiver.
+ *
+ * <p>On main 366fe0c (first fix of Bug 2) it finds: thread 1's {@code tryReceiveOrClosed()} claims
+ * cell 0 (value 9) and is switched out; thread 2's {@code tryReceiveOrClosed()} returns "empty"
+ * (the only cell is claimed) and its {@code error()} closes; thread 1 then returns "error". No
+ * linearization has the channel empty before the error: 9 was lost, not received.
  */
 public class CloseOpsBuffered2LincheckTest extends CloseOpsLincheckTest {
     public CloseOpsBuffered2LincheckTest() {

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
  * and, on a0d3073, finds a real bug (issue 8, Bug 2): after {@code trySend(2)}, thread 2's {@code
  * error()} sets the error bits and its sweep is switched out just before it discards cell 0;
  * thread 1's {@code trySend(2)} returns "error", and its {@code tryReceive()} then returns 2, the
- * value the error discards.
+ * value the error discards. On main 366fe0c (first fix of Bug 2) it finds the shape described on
+ * {@link CloseOpsBuffered2LincheckTest}: a receiver that claimed the buffered value's cell before
+ * the error reports the error, and a concurrent {@code tryReceive()} returned "empty" before the
+ * error although the value was never received.
  */
 public class ErrorVsTryReceiveLincheckTest {
     private final Channel<Integer> ch = Channel.newBufferedChannel(1);
