@@ -1172,6 +1172,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             }
             SelectOp op = (SelectOp) st;
             Object selected = SelectOp.selected(op.clauseIndexOf(this)); // before claiming
+            Faults.at(Faults.EXPAND_MEETS_SELECT);
             if (!seg.casState(i, st, CLAIMED)) {
                 continue;
             }

@@ -15,6 +15,12 @@ final class Faults {
     static final String SEND_CLAIMED = "send.claimed";
     /** A plain or select receive has claimed its cell and not yet updated it. */
     static final String RECEIVE_CLAIMED = "receive.claimed";
+    /**
+     * Buffer expansion found, in the cell it expands to, a select's send registration and no
+     * receiver for the cell yet, and is about to claim the cell (to move it into the buffer, or
+     * to refuse it if the select is still registering).
+     */
+    static final String EXPAND_MEETS_SELECT = "expand.meets.select";
     /** A select has just registered (or completed) one clause. */
     static final String SELECT_REGISTERED = "select.registered";
 
