@@ -2,8 +2,10 @@ package dev.weft.stress.lincheck;
 
 import dev.weft.channels.Channel;
 
-/** Lincheck: {@code Channel.newBufferedChannel(2)} against {@link ChannelSpec.Buffered2}. */
-@org.junit.jupiter.api.Tag("known-bug")
+/**
+ * Lincheck: {@code Channel.newBufferedChannel(2)} against {@link ChannelSpec.Buffered2}, with the
+ * documented try-operation relaxation ({@link RelaxedTryOpsVerifier}).
+ */
 public class Buffered2ChannelLincheckTest extends AbstractChannelLincheckTest {
     public Buffered2ChannelLincheckTest() {
         super(Channel.newBufferedChannel(2));

@@ -5,7 +5,12 @@ import java.util.ArrayDeque;
 /**
  * Sequential specification of a buffered or unlimited channel under the non-blocking operations
  * (the Lincheck tests' {@code sequentialSpecification}). Method names and signatures match the
- * {@code @Operation}s of the tests; results use the same plain values as {@link ChannelOps}.
+ * {@code @Operation}s of the tests; results use the same plain values as {@link ChannelOps}. It
+ * models the documented semantics: {@code done()} keeps buffered values (they are still received,
+ * then "done"); {@code error()} discards them (every receive then gets "error"). The spurious
+ * failure of try-operations under contention is not in the spec itself; {@link
+ * RelaxedTryOpsVerifier} maps such failures to {@link #trySendFailed} and {@link
+ * #tryReceiveFailed}.
  */
 public abstract class ChannelSpec {
     private final int capacity;
@@ -35,6 +40,27 @@ public abstract class ChannelSpec {
             return buffer.poll();
         }
         return closed != null ? closed : "empty";
+    }
+
+    /** The same as {@link #tryReceive()}: the close-model tests name the operation after the API call. */
+    public Object tryReceiveOrClosed() {
+        return tryReceive();
+    }
+
+    /**
+     * A {@code trySend} that failed under contention ({@link RelaxedTryOpsVerifier}): no effect;
+     * its result must still show the close if the channel is closed at its linearization point.
+     */
+    public Object trySendFailed(int v) {
+        return closed != null ? closed : "full";
+    }
+
+    /**
+     * A receive that found nothing under contention ({@link RelaxedTryOpsVerifier}): no effect; its
+     * result must still show the close if the channel is closed for receive at that point.
+     */
+    public Object tryReceiveFailed() {
+        return isClosedForReceive() ? closed : "empty";
     }
 
     public Object done() {

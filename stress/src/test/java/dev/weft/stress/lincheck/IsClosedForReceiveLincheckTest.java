@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck: {@code isClosedForReceive}, {@code closedForReceive} and {@code isClosedForSend} with
- * trySend and done on a capacity-1 channel. (No tryReceive: the stale-counter bug documented on
- * {@link AbstractChannelLincheckTest} would be found first and hide this one.)
+ * trySend and done on a capacity-1 channel. (No receives here; {@link CloseOpsLincheckTest}
+ * checks {@code isClosedForReceive} together with receives, done and error.)
  *
  * <p>Regression for a bug this test found (fixed in channels b4d8d4c/b18c636): {@code done();
  * trySend(x)} (rejected with {@code ChannelDone}) left {@code isClosedForReceive()} false on

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * against a deliberately broken capacity-1 channel ({@link BrokenChannel}: check-then-act on the
  * buffer size and a non-atomic close). Lincheck's model checker MUST report it as
  * non-linearizable; if it ever passes, the harness (operations, spec, options) has stopped
- * testing anything.
+ * testing anything. The same holds with {@link RelaxedTryOpsVerifier}, which only excuses failed
+ * try-operations under contention.
  */
 @Param(name = "value", gen = IntGen.class, conf = "1:4")
 public class NegativeControlLincheckTest {
@@ -61,6 +62,22 @@ public class NegativeControlLincheckTest {
                 .sequentialSpecification(ChannelSpec.Buffered1.class)
                 .check(NegativeControlLincheckTest.class));
         System.out.println("Negative control caught, as required:\n" + firstLines(e.getMessage(), 40));
+        assertTrue(e.getMessage().contains("Invalid execution results") || e.getMessage().contains("= Invalid"),
+                "expected a linearizability violation, got: " + e.getMessage());
+    }
+
+    /** The relaxation of failed try-operations must not hide the broken channel's bugs. */
+    @Test
+    void relaxedVerifierStillCatchesTheBrokenChannel() {
+        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> new ModelCheckingOptions()
+                .iterations(30)
+                .invocationsPerIteration(1000)
+                .threads(3)
+                .actorsPerThread(2)
+                .sequentialSpecification(ChannelSpec.Buffered1.class)
+                .verifier(RelaxedTryOpsVerifier.class)
+                .check(NegativeControlLincheckTest.class));
+        System.out.println("Negative control (relaxed verifier) caught, as required:\n" + firstLines(e.getMessage(), 40));
         assertTrue(e.getMessage().contains("Invalid execution results") || e.getMessage().contains("= Invalid"),
                 "expected a linearizability violation, got: " + e.getMessage());
     }
