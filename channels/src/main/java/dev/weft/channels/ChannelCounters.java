@@ -6,19 +6,25 @@ import java.lang.invoke.VarHandle;
 /**
  * The channel's hot counters and segment pointers, each written by a different side, padded onto
  * separate cache lines through a class hierarchy (the JVM lays out superclass fields first, so the
- * padding cannot be reordered between them).
+ * padding cannot be reordered between them), and the moves of the segment pointers.
  *
- * <p>Accessor convention for every memory-ordered field in this package: {@code x()} is a volatile
- * read, {@code casX(e, u)} a compare-and-set, {@code getAndAddX(d)} / {@code getAndIncX()} an atomic
- * add returning the previous value, {@code setX(v)} a volatile write.
+ * <p>Accessor names say the memory mode (the convention of the whole package): {@code lvX()} is a
+ * volatile load, {@code lpX()} a plain load, {@code svX(v)} a volatile store, {@code spX(v)} a plain
+ * store, {@code casX(e, u)} a compare-and-set, {@code getAndIncX()} / {@code getAndOrX(b)} an atomic
+ * read-modify-write returning the previous value.
  */
 abstract class ChannelCounters extends Pad3 {
     /** Bit set in {@link #senders} when the channel is closed (done or error). */
     static final long CLOSED_BIT = 1L << 62;
-    /** Bit set in {@link #senders}, together with {@link #CLOSED_BIT}, when closed by an error. */
+    /**
+     * Bit set in {@link #receivers} at an error's linearization point, and in {@link #senders}
+     * together with {@link #CLOSED_BIT} right after it.
+     */
     static final long ERROR_BIT = 1L << 61;
-    /** The sender counter proper: the low bits of {@link #senders}. */
+    /** The counter proper: the low bits of {@link #senders} and {@link #receivers}. */
     static final long COUNT_MASK = ERROR_BIT - 1;
+
+    private static final int SIZE = Segment.SIZE;
 
     private static final VarHandle SENDERS;
     private static final VarHandle RECEIVERS;
@@ -51,7 +57,8 @@ abstract class ChannelCounters extends Pad3 {
 
     // ---- senders: written by senders (FAA) and by close (closed bits) -----------------------
 
-    final long senders() {
+    /** The whole word: the count, {@code CLOSED_BIT} and {@code ERROR_BIT}. */
+    final long lvSenders() {
         return senders;
     }
 
@@ -67,23 +74,19 @@ abstract class ChannelCounters extends Pad3 {
         return (long) SENDERS.getAndBitwiseOr(this, bits);
     }
 
-    final Segment sendSegment() {
+    final Segment lvSendSegment() {
         return sendSegment;
-    }
-
-    final boolean casSendSegment(Segment expected, Segment update) {
-        return SEND_SEGMENT.compareAndSet(this, expected, update);
     }
 
     // ---- receivers: written by receivers (FAA) and by error (ERROR_BIT) --------------------
 
     /** The receiver count (without {@code ERROR_BIT}). */
-    final long receivers() {
+    final long lvReceiverCount() {
         return receivers & COUNT_MASK;
     }
 
     /** The whole word: the count and {@code ERROR_BIT}. */
-    final long receiversWord() {
+    final long lvReceivers() {
         return receivers;
     }
 
@@ -102,17 +105,13 @@ abstract class ChannelCounters extends Pad3 {
         return (long) RECEIVERS.getAndBitwiseOr(this, bits);
     }
 
-    final Segment receiveSegment() {
+    final Segment lvReceiveSegment() {
         return receiveSegment;
-    }
-
-    final boolean casReceiveSegment(Segment expected, Segment update) {
-        return RECEIVE_SEGMENT.compareAndSet(this, expected, update);
     }
 
     // ---- buffer end: written by receivers expanding the buffer (FAA) ------------------------
 
-    final long bufferEnd() {
+    final long lvBufferEnd() {
         return bufferEnd;
     }
 
@@ -124,12 +123,102 @@ abstract class ChannelCounters extends Pad3 {
         return BUFFER_END.compareAndSet(this, expected, update);
     }
 
-    final Segment bufferEndSegment() {
+    final Segment lvBufferEndSegment() {
         return bufferEndSegment;
     }
 
-    final boolean casBufferEndSegment(Segment expected, Segment update) {
-        return BUFFER_END_SEGMENT.compareAndSet(this, expected, update);
+    // ---- moving the segment pointers --------------------------------------------------------
+
+    static final int POINTER_SEND = 0;
+    static final int POINTER_RECEIVE = 1;
+    static final int POINTER_BUFFER_END = 2;
+
+    private Segment lvPointer(int which) {
+        return switch (which) {
+            case POINTER_SEND -> sendSegment;
+            case POINTER_RECEIVE -> receiveSegment;
+            default -> bufferEndSegment;
+        };
+    }
+
+    private boolean casPointer(int which, Segment expected, Segment update) {
+        return switch (which) {
+            case POINTER_SEND -> SEND_SEGMENT.compareAndSet(this, expected, update);
+            case POINTER_RECEIVE -> RECEIVE_SEGMENT.compareAndSet(this, expected, update);
+            default -> BUFFER_END_SEGMENT.compareAndSet(this, expected, update);
+        };
+    }
+
+    /** Moves a segment pointer forward to {@code to} (never back); false if {@code to} is removed. */
+    private boolean moveForward(int which, Segment to) {
+        while (true) {
+            Segment cur = lvPointer(which);
+            if (cur.id >= to.id) {
+                return true;
+            }
+            if (!to.tryIncPointers()) {
+                return false;
+            }
+            if (casPointer(which, cur, to)) {
+                cur.decPointers();
+                return true;
+            }
+            to.decPointers();
+        }
+    }
+
+    /**
+     * Finds the segment with id {@code id} (or the first alive one after it, when it was removed)
+     * and moves pointer {@code which} there; {@code null} when the list is closed.
+     */
+    final Segment findSegment(int which, Segment start, long id) {
+        while (true) {
+            Segment s = Segment.findOrCreate(start, id);
+            if (s == Segment.CLOSED_LIST) {
+                return null;
+            }
+            if (moveForward(which, s)) {
+                return s;
+            }
+        }
+    }
+
+    /**
+     * {@link #findSegment} for a sender or receiver; when it lands beyond segment {@code id} (the
+     * cells in between were all cleaned and their segments removed), it moves that side's counter
+     * past the skipped cells.
+     */
+    final Segment findSegment(boolean send, Segment start, long id) {
+        Segment s = findSegment(send ? POINTER_SEND : POINTER_RECEIVE, start, id);
+        if (s != null && s.id != id) {
+            long target = s.id * SIZE;
+            while (true) {
+                long w = send ? senders : receivers;
+                long update = (w & ~COUNT_MASK) | target;
+                if ((w & COUNT_MASK) >= target || (send ? casSenders(w, update) : casReceivers(w, update))) {
+                    break;
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The oldest segment any pointer references. */
+    final Segment oldestSegment() {
+        Segment a = sendSegment;
+        Segment b = receiveSegment;
+        Segment m = a.id <= b.id ? a : b;
+        Segment c = bufferEndSegment; // null unless buffered
+        return c != null && c.id < m.id ? c : m;
+    }
+
+    /** Segments reachable from the channel's pointers (for memory-boundedness tests). */
+    final int reachableSegments() {
+        int n = 0;
+        for (Segment s = oldestSegment(); s != null && s != Segment.CLOSED_LIST; s = s.next()) {
+            n++;
+        }
+        return n;
     }
 }
 

@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * no pointer is logically removed; it is then unlinked from the middle of the list through its
  * {@code prev} and {@code next} links, without a traversal. The tail is never unlinked (it is
  * unlinked once a successor is appended). Concurrent removals of neighbours help each other by
- * moving links past removed segments, as in seed 002, section 5.3.
+ * moving links past removed segments, as in the segment removal of Koval, Alistarh and Elizarov.
  */
 final class Segment {
     /** Cells per segment; {@code weft.segmentSize} overrides it (tests use 1 or 2). */
@@ -95,9 +95,9 @@ final class Segment {
         return n;
     }
 
-    // ---- cells ---------------------------------------------------------------------------------
+    // ---- cells (accessor names say the memory mode: lv/sv volatile, lp/sp plain, cas) -----------
 
-    Object state(int i) {
+    Object lvState(int i) {
         return CELLS.getVolatile(cells, 2 * i);
     }
 
@@ -105,17 +105,17 @@ final class Segment {
         return CELLS.compareAndSet(cells, 2 * i, expected, update);
     }
 
-    void setState(int i, Object value) {
+    void svState(int i, Object value) {
         CELLS.setVolatile(cells, 2 * i, value);
     }
 
     /** Plain read: ordered by the volatile state read that precedes it. */
-    Object element(int i) {
+    Object lpElement(int i) {
         return cells[2 * i + 1];
     }
 
     /** Plain write: published by the volatile state write or CAS that follows it. */
-    void setElement(int i, Object value) {
+    void spElement(int i, Object value) {
         cells[2 * i + 1] = value;
     }
 
@@ -302,7 +302,7 @@ final class Segment {
             if (i > 0) {
                 sb.append(", ");
             }
-            Object s = state(i);
+            Object s = lvState(i);
             sb.append(s instanceof Thread t ? "Thread(" + t.threadId() + ")" : String.valueOf(s));
         }
         return sb.append("] cleaned=").append(cleanedCells()).toString();

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -24,14 +23,14 @@ import java.util.function.Supplier;
  *
  * <p>The algorithm (registration in every clause's channel, rendezvous by CAS on the select's
  * state, select-to-select rendezvous through descriptors in a global order of select ids) is
- * described in the internal {@code SelectOp} class.
+ * described in the internal classes {@code SelectOp}, {@code SelectRegistration} and {@code
+ * SelectMeeting}.
  */
 public final class Select {
     private Select() {}
 
+    /** Returned by {@code run} on timeout when the caller gave no value of its own. */
     private static final Object TIMEOUT = new Object();
-    /** Returned by {@link #await} when the select was cancelled because of an interrupt. */
-    private static final Object INTERRUPTED = new Object();
 
     /**
      * Waits until one of the clauses completes and returns its result.
@@ -280,200 +279,33 @@ public final class Select {
         Object st = null;
         try {
             for (int j = 0; j < n && st == null; j++) {
-                st = registerClause(op, order == null ? j : order[j]);
+                st = SelectRegistration.registerClause(op, order == null ? j : order[j]);
                 Faults.at(Faults.SELECT_REGISTERED);
             }
             if (st == null) {
-                st = await(op, timeout);
+                st = SelectRegistration.await(op, timeout);
             }
         } catch (Throwable t) {
-            abort(op);
+            SelectRegistration.abort(op);
             throw t;
         }
-        if (st == INTERRUPTED || st == SelectOp.CANCELLED) {
-            cleanup(op, -1);
-            if (st == INTERRUPTED) {
+        if (st == Result.INTERRUPTED || st == SelectOp.CANCELLED) {
+            SelectRegistration.cleanup(op, -1);
+            if (st == Result.INTERRUPTED) {
                 throw new InterruptedException();
             }
             return onTimeout;
         }
         if (st instanceof SelectOp.ClosedSel c) {
-            cleanup(op, c.k);
-            return closed(c.reason, throwIfClosed);
+            SelectRegistration.cleanup(op, c.k());
+            return closed(c.reason(), throwIfClosed);
         }
-        int k = ((SelectOp.Selected) st).k;
-        cleanup(op, k);
+        int k = ((SelectOp.Selected) st).k();
+        SelectRegistration.cleanup(op, k);
         SelectClause<?> clause = clauses[k];
-        Object raw = null;
-        if (!clause.isSend()) {
-            if (op.value != null) {
-                raw = op.value;
-            } else {
-                raw = Channel.takeElement(op.segs[k], op.idx[k]);
-                op.segs[k].cleanPrev(); // a completed receive: earlier segments are done with
-            }
-        }
+        Object raw = clause.isSend() ? null : SelectRegistration.takeValue(op, k);
         // other registrations are withdrawn already: a callback that throws loses only this value
         return clause.result(raw);
-    }
-
-    /**
-     * After a {@link Throwable} (an {@link Error} such as {@link StackOverflowError} or {@link
-     * OutOfMemoryError}) escaped registration or waiting: stop registering, so nobody waits for
-     * this select, and withdraw every registration. If a partner completed the select
-     * concurrently, that clause's outcome is lost with the error.
-     */
-    private static void abort(SelectOp op) {
-        while (true) {
-            Object s = op.state();
-            if (SelectOp.isTerminal(s)) {
-                break;
-            }
-            if (s == SelectOp.LOCKED) {
-                op.setState(SelectOp.CANCELLED); // owner-only state
-                break;
-            }
-            if (op.casState(s, SelectOp.CANCELLED)) { // WAITING or Pending: a partner may race
-                op.wakeLockWaiters();
-                break;
-            }
-        }
-        cleanup(op, -1);
-    }
-
-    /**
-     * Registers clause {@code k} (op is LOCKED); returns {@code null} when registered, otherwise
-     * the terminal state op reached.
-     */
-    private static Object registerClause(SelectOp op, int k) {
-        SelectClause<?> c = op.clauses[k];
-        Object r = c.channel().register(op, k, c.isSend(), c.sendValue());
-        if (r == Channel.REG_INSTALLED) {
-            op.registered[k] = true;
-            return null;
-        }
-        Object st;
-        if (r == Channel.REG_HELPED) {
-            op.wakeLockWaiters(); // the helper already did; harmless again
-            return op.state();
-        } else if (r == Channel.REG_SENT) {
-            st = SelectOp.selected(k);
-        } else if (c.channel().isCloseSignal(r)) {
-            // identity, not type: a received value may itself be a ChannelClosed object
-            st = new SelectOp.ClosedSel(k, (ChannelClosed) r);
-        } else {
-            op.value = r;
-            st = SelectOp.selected(k);
-        }
-        op.setState(st);
-        return st;
-    }
-
-    /**
-     * Parks until op is completed, cancelling it on interrupt (the flag stays set for the caller)
-     * or timeout; registers again the clauses that another select refused.
-     */
-    private static Object await(SelectOp op, long timeout) {
-        long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        boolean interrupted = false;
-        Waiting.Spin spin = op.clauses[0].channel().spinPolicy();
-        int budget = spin.budget(op.owner);
-        int spins = 0;
-        op.setState(SelectOp.WAITING);
-        try {
-            while (true) {
-                Object st = op.state();
-                if (SelectOp.isTerminal(st)) {
-                    if (budget > 0) {
-                        spin.record(op.owner, spins < budget, spins);
-                    }
-                    return st;
-                }
-                if (op.takeReregisterRequest()) {
-                    if (op.casState(SelectOp.WAITING, SelectOp.LOCKED)) {
-                        Object r = reregister(op);
-                        if (r != null) {
-                            return r;
-                        }
-                        op.setState(SelectOp.WAITING);
-                    }
-                    continue;
-                }
-                if (spins < budget) {
-                    spins++;
-                    if ((spins & 15) != 0) {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                }
-                // a zero timeout never waits, so, like every operation that does not wait, it
-                // leaves the interrupt flag alone
-                boolean cancel = false;
-                boolean byInterrupt = false;
-                if (timeout == 0L || (deadline != 0L && deadline - System.nanoTime() <= 0L)) {
-                    cancel = true;
-                } else if (Thread.interrupted()) {
-                    interrupted = true;
-                    cancel = true;
-                    byInterrupt = true;
-                }
-                if (cancel) {
-                    if (op.casState(SelectOp.WAITING, SelectOp.CANCELLED)) {
-                        if (byInterrupt) {
-                            interrupted = false; // reported as InterruptedException instead
-                            return INTERRUPTED;
-                        }
-                        return SelectOp.CANCELLED;
-                    }
-                    continue; // a partner completed it first
-                }
-                if (spins < budget) {
-                    Thread.onSpinWait();
-                } else if (deadline == 0L) {
-                    LockSupport.park(op);
-                } else {
-                    LockSupport.parkNanos(op, deadline - System.nanoTime());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Registers again every clause whose registration was refused (op is LOCKED). */
-    private static Object reregister(SelectOp op) {
-        for (int k = 0; k < op.clauses.length; k++) {
-            if (!op.registered[k]) {
-                continue;
-            }
-            Segment seg = op.segs[k];
-            int i = op.idx[k];
-            int step = 0;
-            Object st;
-            while ((st = seg.state(i)) == Cells.CLAIMED) {
-                step = Waiting.backoff(step); // the holder restores it: we are LOCKED
-            }
-            if (Cells.unwrap(st) == op) {
-                continue;
-            }
-            op.registered[k] = false;
-            Object r = registerClause(op, k);
-            if (r != null) {
-                return r;
-            }
-        }
-        return null;
-    }
-
-    /** Withdraws every registration but clause {@code selected}'s. */
-    private static void cleanup(SelectOp op, int selected) {
-        for (int k = 0; k < op.clauses.length; k++) {
-            if (op.registered[k] && k != selected) {
-                op.clauses[k].channel().withdraw(op, op.segs[k], op.idx[k], op.clauses[k].isSend());
-            }
-        }
     }
 
     private static Object runWithDefault(SelectClause<?>[] clauses, int[] order, boolean throwIfClosed) {

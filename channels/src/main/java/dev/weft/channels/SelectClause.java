@@ -11,13 +11,26 @@ import java.util.function.Supplier;
  * @param <T> the type of the select's result when this clause is selected
  */
 public abstract class SelectClause<T> {
-    SelectClause() {}
-
     /** The clause's channel, or {@code null} for a default clause. */
-    abstract Channel<?> channel();
+    private final Channel<?> channel;
 
     /** Whether this clause sends. */
-    abstract boolean isSend();
+    private final boolean send;
+
+    SelectClause(Channel<?> channel, boolean send) {
+        this.channel = channel;
+        this.send = send;
+    }
+
+    /** The clause's channel, or {@code null} for a default clause. */
+    final Channel<?> channel() {
+        return channel;
+    }
+
+    /** Whether this clause sends. */
+    final boolean isSend() {
+        return send;
+    }
 
     /** The value a send clause sends. */
     Object sendValue() {
@@ -28,22 +41,11 @@ public abstract class SelectClause<T> {
     abstract T result(Object raw);
 
     static final class Receive<E, U> extends SelectClause<U> {
-        private final Channel<E> channel;
         private final Function<E, U> callback;
 
         Receive(Channel<E> channel, Function<E, U> callback) {
-            this.channel = channel;
+            super(channel, false);
             this.callback = callback;
-        }
-
-        @Override
-        Channel<?> channel() {
-            return channel;
-        }
-
-        @Override
-        boolean isSend() {
-            return false;
         }
 
         @Override
@@ -54,24 +56,13 @@ public abstract class SelectClause<T> {
     }
 
     static final class Send<E, U> extends SelectClause<U> {
-        private final Channel<E> channel;
         private final E value;
         private final Supplier<U> callback;
 
         Send(Channel<E> channel, E value, Supplier<U> callback) {
-            this.channel = channel;
+            super(channel, true);
             this.value = value;
             this.callback = callback;
-        }
-
-        @Override
-        Channel<?> channel() {
-            return channel;
-        }
-
-        @Override
-        boolean isSend() {
-            return true;
         }
 
         @Override
@@ -89,17 +80,8 @@ public abstract class SelectClause<T> {
         private final Supplier<U> supplier;
 
         Default(Supplier<U> supplier) {
+            super(null, false);
             this.supplier = supplier;
-        }
-
-        @Override
-        Channel<?> channel() {
-            return null;
-        }
-
-        @Override
-        boolean isSend() {
-            return false;
         }
 
         @Override

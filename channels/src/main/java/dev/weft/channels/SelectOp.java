@@ -35,7 +35,7 @@ import java.util.concurrent.locks.LockSupport;
  *       registration of another select that is itself registering and has a larger id. It
  *       publishes what it wants (the partner, the cell), pushes a node on the partner's lock-waiter
  *       stack and parks. The partner drains that stack whenever it stops registering ({@link
- *       #setState}, {@link #wake}), so the owner wakes and either finds it WAITING (and completes
+ *       #svState}, {@link #wake}), so the owner wakes and either finds it WAITING (and completes
  *       it normally) or terminal. When the partner, still registering, meets one of the owner's
  *       registrations, it helps: it completes the described rendezvous in the described cell and
  *       moves both states to {@code Selected} (its CAS from {@code Pending} is the linearization
@@ -51,34 +51,25 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  */
 final class SelectOp {
-    static final Cells.Marker LOCKED = new Cells.Marker("LOCKED");
-    static final Cells.Marker WAITING = new Cells.Marker("WAITING");
-    static final Cells.Marker CANCELLED = new Cells.Marker("CANCELLED");
+    /** The select's states that carry no data (the others are the classes below). */
+    enum Phase {
+        /** The owner is registering (or registering again). */
+        LOCKED,
+        /** Every clause is registered; the owner waits. */
+        WAITING,
+        /** Terminal: interrupted, timed out, or hit by an Error. */
+        CANCELLED
+    }
+
+    static final Phase LOCKED = Phase.LOCKED;
+    static final Phase WAITING = Phase.WAITING;
+    static final Phase CANCELLED = Phase.CANCELLED;
 
     /** Terminal: clause {@code k} completed a rendezvous (or took a buffered value). */
-    static final class Selected {
-        final int k;
-
-        Selected(int k) {
-            this.k = k;
-        }
-
-        @Override
-        public String toString() {
-            return "Selected(" + k + ")";
-        }
-    }
+    record Selected(int k) {}
 
     /** Terminal: clause {@code k}'s channel is closed with {@code reason}. */
-    static final class ClosedSel {
-        final int k;
-        final ChannelClosed reason;
-
-        ClosedSel(int k, ChannelClosed reason) {
-            this.k = k;
-            this.reason = reason;
-        }
-    }
+    record ClosedSel(int k, ChannelClosed reason) {}
 
     /** Descriptor: the owner waits for {@code partner} to leave LOCKED, or to help. */
     static final class Pending {
@@ -140,10 +131,10 @@ final class SelectOp {
     final Thread owner;
     final SelectClause<?>[] clauses;
 
-    /** Cell of each clause's current registration (or claim); owner-only. */
-    final Segment[] segs;
+    /** Cell of each clause's current registration (or claim): segment and index; owner-only. */
+    private final Segment[] segs;
 
-    final int[] idx;
+    private final int[] idx;
 
     /** The value received by a clause that completed during registration; owner-only. */
     Object value;
@@ -164,7 +155,7 @@ final class SelectOp {
      * Invariant: the threads of smaller-id selects parked in {@code awaitLargerSelect} until this
      * select stops registering (a Treiber stack, fresh nodes per push). Pushed by them while this
      * select is LOCKED or Pending; taken whole and unparked whenever this select leaves those
-     * states ({@link #setState}, and by a helper that selects it). A waiter pushes, then reads
+     * states ({@link #svState}, and by a helper that selects it). A waiter pushes, then reads
      * the state again before parking, so a drain that ran before the push is never needed.
      */
     private volatile LockWaiter lockWaiters;
@@ -178,7 +169,7 @@ final class SelectOp {
         this.registered = new boolean[clauses.length];
     }
 
-    Object state() {
+    Object lvState() {
         return state;
     }
 
@@ -187,10 +178,11 @@ final class SelectOp {
     }
 
     /**
-     * Owner-only write, from LOCKED or Pending (only the owner, or a helper with a CAS, moves it
-     * out of those). Leaving them wakes the selects that wait for this one to stop registering.
+     * Owner-only volatile write, from LOCKED or Pending (only the owner, or a helper with a CAS,
+     * moves it out of those). Leaving them also wakes the selects that wait for this one to stop
+     * registering.
      */
-    void setState(Object update) {
+    void svState(Object update) {
         state = update;
         if (!isLocked(update)) {
             wakeLockWaiters();
@@ -227,7 +219,28 @@ final class SelectOp {
         return s instanceof Selected || s instanceof ClosedSel || s == CANCELLED;
     }
 
-    int clauseIndexOf(Channel<?> ch) {
+    /**
+     * Records the cell that clause {@code k}'s registration (or claim) is in; owner-only. Returns
+     * this select, the waiter to install in the cell.
+     */
+    SelectOp recordCell(int k, Segment seg, int i) {
+        segs[k] = seg;
+        idx[k] = i;
+        return this;
+    }
+
+    /** The segment of clause {@code k}'s current cell. */
+    Segment segment(int k) {
+        return segs[k];
+    }
+
+    /** The index, in its segment, of clause {@code k}'s current cell. */
+    int index(int k) {
+        return idx[k];
+    }
+
+    /** The clause of this select on channel {@code ch}. */
+    int clauseIndexOf(ChannelState ch) {
         SelectClause<?>[] cs = clauses;
         for (int k = 0; k < cs.length; k++) {
             if (cs[k].channel() == ch) {

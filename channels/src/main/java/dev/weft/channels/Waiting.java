@@ -11,18 +11,14 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Adaptive spinning.</b> Spinning pays only when the partner runs on another core at the same
  * time (one sender and one receiver on two carriers); with more runnable virtual threads than
  * carriers, a spinning thread burns the carrier its partner needs. Each {@link Spin} (one per
- * channel, one per select) learns which regime it is in: a wait that the spin satisfied grows the
+ * channel, used by its waiters and by the selects whose first clause is on it) learns which regime
+ * it is in: a wait that the spin satisfied grows the
  * budget, a wait that had to park halves it. A budget that fell to zero is probed again on one
  * wait in 32, so the estimate recovers when the regime changes. Virtual and platform threads have
  * separate ceilings ({@code weft.spins.virtual}, {@code weft.spins.platform}).
  */
 final class Waiting {
     private Waiting() {}
-
-    /** Returned by the await methods when the thread was interrupted (the flag is cleared). */
-    static final Cells.Marker INTERRUPTED = new Cells.Marker("AWAIT_INTERRUPTED");
-    /** Returned by the await methods when the deadline passed. */
-    static final Cells.Marker TIMED_OUT = new Cells.Marker("AWAIT_TIMED_OUT");
 
     static final int VIRTUAL_SPINS = Integer.getInteger("weft.spins.virtual", 256);
     static final int PLATFORM_SPINS = Integer.getInteger("weft.spins.platform", 1024);
@@ -60,23 +56,18 @@ final class Waiting {
         }
     }
 
-    /** Whether the cell state still holds {@code me} as its waiter. */
-    static boolean holds(Object state, Object me) {
-        return state == me || (state instanceof Cells.WaiterEB w && w.waiter == me);
-    }
-
     /**
      * Waits until cell {@code i} of {@code seg} no longer holds {@code me}.
      *
      * @param deadline a {@link System#nanoTime()} deadline, or 0 to wait without one
-     * @return the new cell state, or {@link #INTERRUPTED} / {@link #TIMED_OUT}; in the last two
+     * @return the new cell state, or {@link Result#INTERRUPTED} / {@link Result#TIMED_OUT}; in the last two
      *     cases the caller must withdraw by CAS and may still lose to the partner
      */
     static Object awaitCell(Segment seg, int i, Thread me, long deadline, Spin spin, Object blocker) {
         int budget = spin.budget(me);
         for (int n = 0; n < budget; n++) {
-            Object st = seg.state(i);
-            if (!holds(st, me)) {
+            Object st = seg.lvState(i);
+            if (!Cells.holds(st, me)) {
                 spin.record(me, true, n);
                 return st;
             }
@@ -85,7 +76,7 @@ final class Waiting {
                     break;
                 }
                 if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
-                    return TIMED_OUT;
+                    return Result.TIMED_OUT;
                 }
             }
             Thread.onSpinWait();
@@ -94,19 +85,19 @@ final class Waiting {
             spin.record(me, false, budget);
         }
         while (true) {
-            Object st = seg.state(i);
-            if (!holds(st, me)) {
+            Object st = seg.lvState(i);
+            if (!Cells.holds(st, me)) {
                 return st;
             }
             if (Thread.interrupted()) {
-                return INTERRUPTED;
+                return Result.INTERRUPTED;
             }
             if (deadline == 0L) {
                 LockSupport.park(blocker);
             } else {
                 long left = deadline - System.nanoTime();
                 if (left <= 0L) {
-                    return TIMED_OUT;
+                    return Result.TIMED_OUT;
                 }
                 LockSupport.parkNanos(blocker, left);
             }

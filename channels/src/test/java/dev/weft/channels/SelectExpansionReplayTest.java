@@ -101,7 +101,7 @@ class SelectExpansionReplayTest {
         assertTrue(rHeld.await(PATIENCE_S, TimeUnit.SECONDS), "R expanding over B's cell");
         a.start(); // 3. A registers on D, claims C's cell 1 and waits for B
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_S);
-        while (c.receivers() < 2) {
+        while (c.lvReceiverCount() < 2) {
             assertTrue(System.nanoTime() < deadline, "A claimed C's cell 1");
             Thread.sleep(1);
         }

@@ -1,0 +1,144 @@
+package dev.weft.channels;
+
+import static dev.weft.channels.Cells.State.BUFFERED;
+import static dev.weft.channels.Cells.State.CLAIMED;
+import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
+import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
+import static dev.weft.channels.Cells.State.IN_BUFFER;
+import static dev.weft.channels.ChannelCounters.COUNT_MASK;
+import static dev.weft.channels.ChannelCounters.POINTER_BUFFER_END;
+import static dev.weft.channels.ChannelState.SIZE;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Buffer expansion: each receive of a buffered channel (and each withdrawal that gave buffer space
+ * back) moves {@code bufferEnd} forward by one cell that can hold a value; a waiting sender in that
+ * cell is moved into the buffer. Rendezvous and unlimited channels return at once.
+ */
+final class BufferExpansion {
+    private BufferExpansion() {}
+
+    /** Moves {@code bufferEnd} forward by one cell that can hold a value (buffered channels). */
+    static void expandBuffer(ChannelState ch) {
+        if (ch.capacity <= 0) {
+            return;
+        }
+        Segment seg = ch.lvBufferEndSegment();
+        while (true) {
+            long b = ch.getAndIncBufferEnd();
+            long s = ch.lvSenders() & COUNT_MASK;
+            long id = b / SIZE;
+            if (s <= b) {
+                // no sender in that cell yet: mark it passed (see passReceiverCell)
+                Segment found = seg.id == id ? seg : ch.findSegment(POINTER_BUFFER_END, seg, id);
+                if (found != null && found.id == id) {
+                    passReceiverCell(found, (int) (b % SIZE));
+                }
+                return;
+            }
+            if (seg.id != id) {
+                Segment found = ch.findSegment(POINTER_BUFFER_END, seg, id);
+                if (found == null) {
+                    return;
+                }
+                seg = found;
+                if (seg.id != id) {
+                    ch.casBufferEnd(b + 1, seg.id * SIZE);
+                    continue;
+                }
+            }
+            if (updateCellExpandBuffer(ch, seg, (int) (b % SIZE), b)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The buffer end passed cell {@code i} before its sender claimed it: mark it IN_BUFFER (a
+     * receiver that then waits there wraps itself in WaiterEB) or wrap its waiter (a waiting
+     * receiver), so that a receiver withdrawing from it later counts it as cleaned (see {@link
+     * Withdrawal#onReceiverCellWithdrawn}); count it now if its receiver already withdrew.
+     */
+    private static void passReceiverCell(Segment seg, int i) {
+        while (true) {
+            Object st = seg.lvState(i);
+            if (st == null) {
+                if (seg.casState(i, null, IN_BUFFER)) {
+                    return;
+                }
+            } else if (st == INTERRUPTED_RCV) {
+                seg.onCellCleaned();
+                return;
+            } else if (st == CLAIMED) {
+                Thread.onSpinWait(); // held by a running thread for a few steps, never while waiting
+            } else if (Cells.isWaiter(st) && !(st instanceof Cells.WaiterEB)) {
+                if (seg.casState(i, st, new Cells.WaiterEB(st))) {
+                    return;
+                }
+            } else {
+                return; // a sender arrived meanwhile: it completes the cell
+            }
+        }
+    }
+
+    /** Returns whether cell {@code b} now counts as buffer space (false: a withdrawn sender). */
+    private static boolean updateCellExpandBuffer(ChannelState ch, Segment seg, int i, long b) {
+        int step = 0;
+        while (true) {
+            Object st = seg.lvState(i);
+            if (st == null) {
+                if (seg.casState(i, null, IN_BUFFER)) {
+                    return true;
+                }
+                continue;
+            }
+            if (st == INTERRUPTED_SEND) {
+                return false;
+            }
+            if (st == INTERRUPTED_RCV) {
+                seg.onCellCleaned(); // its receiver left the counting to us
+                return true;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            if (st instanceof Cells.State || st instanceof Cells.WaiterEB) {
+                return true; // IN_BUFFER, BUFFERED, DONE, BROKEN, CLOSED, or counted already
+            }
+            if (b < ch.lvReceiverCount()) {
+                // the cell's receiver is on its way and completes the cell itself
+                if (seg.casState(i, st, new Cells.WaiterEB(st))) {
+                    return true;
+                }
+                continue;
+            }
+            // no receiver claimed the cell: the waiter is its sender; move it into the buffer
+            if (st instanceof Thread t) {
+                if (seg.casState(i, t, BUFFERED)) {
+                    LockSupport.unpark(t);
+                    return true;
+                }
+                continue;
+            }
+            SelectOp op = (SelectOp) st;
+            Object selected = SelectOp.selected(op.clauseIndexOf(ch)); // before claiming
+            Faults.at(Faults.EXPAND_MEETS_SELECT);
+            Object os = SelectMeeting.claimAndComplete(seg, i, st, op, selected, BUFFERED);
+            if (os == Result.FAILED) {
+                continue;
+            }
+            if (os == Result.DONE) {
+                return true;
+            }
+            // dead, or registering: never wait for it (this thread may be a registering select
+            // itself); withdraw the registration, and a registering select registers it again
+            SelectMeeting.killCell(ch, seg, i, st, true);
+            if (!SelectOp.isTerminal(os)) {
+                op.requestReregistration();
+            }
+            return false;
+        }
+    }
+}

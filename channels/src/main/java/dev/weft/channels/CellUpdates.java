@@ -1,0 +1,202 @@
+package dev.weft.channels;
+
+import static dev.weft.channels.Cells.State.BROKEN;
+import static dev.weft.channels.Cells.State.BUFFERED;
+import static dev.weft.channels.Cells.State.CLAIMED;
+import static dev.weft.channels.Cells.State.CLOSED;
+import static dev.weft.channels.Cells.State.DONE;
+import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
+import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
+import static dev.weft.channels.Cells.State.IN_BUFFER;
+import static dev.weft.channels.ChannelCounters.CLOSED_BIT;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The slow paths of a sender's and a receiver's update of the cell it claimed, entered when the
+ * fast path in {@link Channel} did not apply. From the transition table ({@code
+ * docs/cell-states.md}), a sender can only meet EMPTY, IN_BUFFER, BROKEN, INTERRUPTED_RCV, CLOSED,
+ * CLAIMED or a receiver's waiter here (BUFFERED, DONE and INTERRUPTED_SEND are written only by or
+ * for the cell's sender, which has not acted yet), and the receiver only the mirror image; both
+ * throw {@code AssertionError} on anything else, which the randomized stress would report.
+ */
+final class CellUpdates {
+    private CellUpdates() {}
+
+    /** Spins of a receiver on its in-flight sender before it poisons the cell. */
+    private static final int POISON_AFTER = 64;
+
+    /**
+     * The receiver moved its cell to DONE (from BUFFERED, or from a select's send registration):
+     * takes the value, clears the slot, and moves the buffer end.
+     */
+    static Object takeValue(ChannelState ch, Segment seg, int i) {
+        Object v = seg.lpElement(i);
+        seg.spElement(i, null);
+        BufferExpansion.expandBuffer(ch);
+        return v;
+    }
+
+    /**
+     * Processes cell {@code i} of {@code seg} for the sender of cell {@code s}, whose element is
+     * already in the slot.
+     *
+     * @param waiter the waiting thread or registering select, or {@code null} for a try-send
+     * @param self the registering select (then {@code waiter} is that select), or {@code null}
+     * @return {@link Result#DONE}, {@link Result#INSTALLED}, {@link Result#FAILED}, {@link
+     *     Result#CLOSED}, {@link Result#NO_WAITER} or {@link Result#HELPED}
+     */
+    static Result updateCellSendSlow(
+            ChannelState ch, Segment seg, int i, long s, Object waiter, SelectOp self) {
+        int step = 0;
+        while (true) {
+            Object st = seg.lvState(i);
+            if (st == null) {
+                if (ch.bufferOrRendezvous(s)) {
+                    if (seg.casState(i, null, BUFFERED)) {
+                        return Result.DONE;
+                    }
+                } else if (waiter == null) {
+                    if (seg.casState(i, null, INTERRUPTED_SEND)) {
+                        Withdrawal.onSenderCellWithdrawn(ch, seg, i, null);
+                        return Result.NO_WAITER;
+                    }
+                } else if (seg.casState(i, null, waiter)) {
+                    return Result.INSTALLED;
+                }
+                continue;
+            }
+            if (st == IN_BUFFER) {
+                if (seg.casState(i, IN_BUFFER, BUFFERED)) {
+                    return Result.DONE;
+                }
+                continue;
+            }
+            if (st == BROKEN || st == INTERRUPTED_RCV) {
+                seg.spElement(i, null);
+                return Result.FAILED;
+            }
+            if (st == CLOSED) {
+                seg.spElement(i, null);
+                return Result.CLOSED;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            Object w = Cells.unwrap(st);
+            if (w instanceof Thread t) { // a waiting receiver: the element is already in the slot
+                if (seg.casState(i, st, DONE)) {
+                    LockSupport.unpark(t);
+                    seg.cleanPrev(); // the receivers are here: earlier segments are done with
+                    return Result.DONE;
+                }
+                continue;
+            }
+            if (w instanceof SelectOp op) {
+                int m = SelectMeeting.meetSelect(ch, seg, i, st, op, false, self);
+                if (m == SelectMeeting.MET) {
+                    seg.cleanPrev();
+                    return Result.DONE;
+                }
+                if (m == SelectMeeting.RETRY) {
+                    continue;
+                }
+                if (m == SelectMeeting.HELPED_HERE) {
+                    return Result.HELPED; // our element stays for the partner
+                }
+                seg.spElement(i, null);
+                return m == SelectMeeting.HELPED_ELSEWHERE ? Result.HELPED : Result.FAILED;
+            }
+            throw new AssertionError("unexpected cell state " + st);
+        }
+    }
+
+    /**
+     * Processes cell {@code i} of {@code seg} for the receiver of cell {@code r}.
+     *
+     * @param waiter the waiting thread or registering select, or {@code null} for a try-receive
+     * @param self the registering select, or {@code null}
+     * @return the received value, or {@link Result#INSTALLED}, {@link Result#FAILED}, {@link
+     *     Result#CLOSED}, {@link Result#NO_WAITER} or {@link Result#HELPED}
+     */
+    static Object updateCellReceiveSlow(
+            ChannelState ch, Segment seg, int i, long r, Object waiter, SelectOp self) {
+        int step = 0;
+        while (true) {
+            Object st = seg.lvState(i);
+            if (st == null || st == IN_BUFFER) {
+                long w = ch.lvSenders();
+                if (r < ch.sendersLimit(w)) {
+                    // the sender of this cell is on its way: give it a moment, then poison
+                    if (step < POISON_AFTER) {
+                        step = Waiting.backoff(step);
+                        continue;
+                    }
+                    if (seg.casState(i, st, BROKEN)) {
+                        BufferExpansion.expandBuffer(ch);
+                        return Result.FAILED;
+                    }
+                    continue;
+                }
+                if ((w & CLOSED_BIT) != 0) {
+                    return Result.CLOSED; // no sender will ever come to this cell
+                }
+                if (waiter == null) {
+                    if (seg.casState(i, st, INTERRUPTED_RCV)) {
+                        Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
+                        BufferExpansion.expandBuffer(ch);
+                        return Result.NO_WAITER;
+                    }
+                } else if (seg.casState(i, st, st == IN_BUFFER ? new Cells.WaiterEB(waiter) : waiter)) {
+                    // over IN_BUFFER: the buffer end already passed this cell (rare; see WaiterEB)
+                    BufferExpansion.expandBuffer(ch);
+                    return Result.INSTALLED;
+                }
+                continue;
+            }
+            if (st == BUFFERED) {
+                if (seg.casState(i, BUFFERED, DONE)) {
+                    return takeValue(ch, seg, i);
+                }
+                continue;
+            }
+            if (st == INTERRUPTED_SEND) {
+                return Result.FAILED;
+            }
+            if (st == CLOSED) {
+                return Result.CLOSED;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            Object w = Cells.unwrap(st);
+            if (w instanceof Thread t) { // a waiting sender
+                Object v = seg.lpElement(i);
+                if (seg.casState(i, st, DONE)) {
+                    seg.spElement(i, null);
+                    LockSupport.unpark(t);
+                    BufferExpansion.expandBuffer(ch);
+                    return v;
+                }
+                continue;
+            }
+            if (w instanceof SelectOp op) {
+                int m = SelectMeeting.meetSelect(ch, seg, i, st, op, true, self);
+                if (m == SelectMeeting.MET) {
+                    return takeValue(ch, seg, i);
+                }
+                if (m == SelectMeeting.RETRY) {
+                    continue;
+                }
+                if (m == SelectMeeting.HELPED_HERE) {
+                    BufferExpansion.expandBuffer(ch); // our receive completed in this cell; the select reads it
+                    return Result.HELPED;
+                }
+                return m == SelectMeeting.HELPED_ELSEWHERE ? Result.HELPED : Result.FAILED;
+            }
+            throw new AssertionError("unexpected cell state " + st);
+        }
+    }
+}

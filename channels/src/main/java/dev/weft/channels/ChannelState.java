@@ -1,0 +1,303 @@
+package dev.weft.channels;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The core of a {@link Channel}: its state besides the counters (capacity, close reason, the
+ * counts frozen by closing, the spin policy), and the reads of that state that every part of the
+ * algorithm shares. The algorithm's parts take a {@code ChannelState}; {@code Channel} adds the
+ * public API, the send and receive loops and their fast paths.
+ *
+ * <h2>Algorithm overview (for maintainers)</h2>
+ *
+ * <p>The channel is the lock-free rendezvous channel of Koval, Alistarh and Elizarov (segments of
+ * cells, 64-bit counters, BROKEN poisoning, descriptor-based select, O(1) segment removal) with the
+ * refinements of "Fast and Scalable Channels in Kotlin Coroutines" (PPoPP 2023): cells are claimed
+ * by <b>fetch-and-add</b> on separate sender and receiver counters (instead of a CAS after
+ * inspecting the queue), and buffered channels add a buffer-end counter. FAA was chosen because it
+ * never retries under contention (the PPoPP 2023 paper measures it ahead of CAS); a CAS variant was
+ * not built and measured here. Each counter is only ever increased.
+ *
+ * <p>The channel models an infinite array of cells cut into {@link Segment}s of {@code SIZE}
+ * cells. The i-th send attempt (FAA on {@code senders}) and the i-th receive attempt (FAA on {@code
+ * receivers}) meet in cell i; each cell has exactly one sender and one receiver. A cell has a state
+ * word and an element slot; a sender writes its element into the slot <em>before</em> it changes
+ * the state, a receiver reads it <em>after</em>. {@code senders} also carries the closed bits, so a
+ * sender learns atomically whether it got a cell or the channel is closed. A buffered channel keeps
+ * {@code bufferEnd}: a sender whose cell is below it never waits; each receive moves it forward by
+ * one cell ({@link BufferExpansion}), and if that cell holds a waiting sender, the sender is moved
+ * into the buffer and resumed.
+ *
+ * <h3>Where things are</h3>
+ *
+ * <ul>
+ *   <li>{@link Channel}: public API, the send and receive loops, their fast paths, waiting in a cell.
+ *   <li>{@link CellUpdates}: the slow paths of a sender's and a receiver's update of its cell.
+ *   <li>{@link Withdrawal}: a party gives up its cell (interrupt, timeout, failed try, Error).
+ *   <li>{@link BufferExpansion}: moving the buffer end of a buffered channel.
+ *   <li>{@link Closing}: done/error, the closing sweep, {@code isClosedForReceive}.
+ *   <li>{@link SelectMeeting}: anyone meeting a select's registration in a cell (complete, kill,
+ *       refuse, help a Pending); {@link SelectOp}: a select's state machine; {@link
+ *       SelectRegistration}: the owner's side (register, wait, withdraw).
+ *   <li>{@link Cells}, {@link Segment}, {@link ChannelCounters}: cells, segments, counters.
+ *   <li>{@link Waiting}: spin-then-park and the spin policy.
+ * </ul>
+ *
+ * <h3>Cell states</h3>
+ *
+ * <p>The diagram and the table with one row per transition (writer, from, to, where in the code)
+ * are in {@code docs/cell-states.md}. The states: EMPTY ({@code null}), {@code IN_BUFFER}, {@code
+ * BUFFERED}, a waiter (thread or select registration), {@code WaiterEB(waiter)}, {@code CLAIMED}
+ * (transient), and the final states {@code DONE}, {@code BROKEN}, {@code INTERRUPTED_SEND}, {@code
+ * INTERRUPTED_RCV}, {@code CLOSED}. Every transition out of a select registration goes through
+ * {@code CLAIMED}: to DONE (a rendezvous), BUFFERED (buffer expansion), CLOSED (closing), an
+ * INTERRUPTED state (dead or refused registration), or back to the registration. A withdrawn cell
+ * counts as cleaned, except that in a buffered channel a withdrawn receiver's cell is counted once
+ * the buffer end has passed it; a segment with all cells cleaned is unlinked in O(1).
+ *
+ * <h3>Nobody waits for a registering select</h3>
+ *
+ * <p>A select is LOCKED while its owner registers its clauses. A plain operation, a try-operation,
+ * closing and buffer expansion that meet one of its registrations never wait for it: they refuse
+ * the registration (the cell becomes INTERRUPTED, or CLOSED for closing, and the select registers
+ * that clause again once it is done registering), so they make progress with any number of
+ * carriers. Two registering selects meet in a global order of ids: the one with the larger id
+ * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until the
+ * larger one stops registering or helps it (see {@link SelectOp}). The spins that remain are on
+ * CLAIMED cells (held by a running thread for a few instructions), on a receiver's in-flight sender
+ * (at most 64 spins, then the cell is poisoned) and on {@code closedAt} / {@code errorAt} (the
+ * closing thread's next instruction).
+ *
+ * <h3>Receive side of completed segments</h3>
+ *
+ * <p>Every receive that completes (without waiting, after waiting, or as a select clause) and every
+ * send that completes a waiting receiver clears its segment's {@code prev}: all receivers are at or
+ * beyond that segment, so no operation needs the earlier ones, and the GC can collect them even
+ * though they were never counted as cleaned (DONE cells are not). A send that only buffers does
+ * not: senders may be far ahead of receivers, and removal still needs the earlier links.
+ *
+ * <h3>Linearization points</h3>
+ *
+ * <ul>
+ *   <li>send that buffers: the CAS to BUFFERED. Send meeting a waiting receiver: the CAS of the
+ *       receiver's state to DONE (or of its select to Selected). A waiting send: the CAS that moves
+ *       it to DONE or BUFFERED, made by its receiver or by buffer expansion.
+ *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
+ *       select to Selected); for a waiting receive, the partner's CAS that completes it.
+ *   <li>error: the OR of {@code ERROR_BIT} into {@code receivers}. A receiver learns from its own
+ *       FAA whether it came before (it keeps a value sent before the error) or after (it reports
+ *       the error); a sender reads {@code closeReason} before it touches its cell and reports the
+ *       error if it is set. The full argument is on {@link #errorBeforeCommit}. So values are
+ *       received in FIFO order up to the error, and once anyone observed the error, no receive
+ *       that starts later returns a value.
+ *   <li>interrupt and timeout: the waiter's CAS from its own waiter state to INTERRUPTED; if that
+ *       CAS fails the partner won and the operation completes normally.
+ *   <li>failed trySend / tryReceive: the read of the counters that shows no partner, or the CAS to
+ *       an INTERRUPTED state in the claimed cell (from EMPTY, or for a receiver also from
+ *       IN_BUFFER).
+ *   <li>done: the atomic OR of the closed bits into {@code senders} (by the closing thread, or by
+ *       whoever read the close reason first, see {@link #setClosedBits}); an error sets them too,
+ *       right after its own linearization point. Sends that claimed a cell before it still complete
+ *       for done (unless their receiver poisoned the cell or their segment did not exist yet: then
+ *       they are refused, as if they came after the close), and are woken with the error for
+ *       error; receivers of cells at or beyond the sender count at that moment ({@code closedAt})
+ *       see the channel closed.
+ *   <li>{@code isClosedForSend}: the read of the bits. {@code isClosedForReceive} has <em>no</em>
+ *       linearization point: it reads the counters and then scans cells that other threads change
+ *       meanwhile, so its answer is only a snapshot (true stays true; false may be stale at once).
+ *   <li>select: see {@link SelectOp}.
+ * </ul>
+ *
+ * <p>Closing first records the reason, then sets the closed bits (losers of a concurrent close set
+ * them too before returning), then closes the segment list so no segment can be appended, then
+ * sweeps: from the oldest segment still referenced, it wakes waiting receivers of cells at or
+ * beyond the final sender count (done), or every waiter and buffered value (error).
+ */
+abstract class ChannelState extends ChannelCounters {
+    static final int SIZE = Segment.SIZE;
+    static final int UNLIMITED = -1;
+
+    private static final VarHandle CLOSE_REASON;
+
+    static {
+        try {
+            CLOSE_REASON =
+                    MethodHandles.lookup()
+                            .findVarHandle(ChannelState.class, "closeReason", ChannelClosed.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** How this channel's waiters (and selects whose first clause is on it) spin before parking. */
+    final Waiting.Spin spin = new Waiting.Spin();
+
+    /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
+    final int capacity;
+
+    /**
+     * Invariant: {@code null} while open; set once, by the winning close, before the closed bits
+     * are set in {@code senders}, so whoever sees the bits can read it.
+     */
+    private volatile ChannelClosed closeReason;
+
+    /**
+     * Invariant: -1 while open; then the sender count at the moment the closed bit was set (cells
+     * below it have senders; cells at or above it never will). Written once, by the thread whose
+     * OR set the bit, right after it.
+     */
+    private volatile long closedAt = -1L;
+
+    /**
+     * Invariant: -1 unless closed in error; then the receiver count at the error's linearization
+     * point (the OR of {@code ERROR_BIT} into {@code receivers}): receivers of cells below it came
+     * before the error and keep a value that was sent before it. Written once, by the thread whose
+     * OR set the bit, right after it.
+     */
+    private volatile long errorAt = -1L;
+
+    ChannelState(int capacity) {
+        super(new Segment(0, null, capacity > 0 ? 3 : 2), capacity, capacity > 0);
+        this.capacity = capacity;
+    }
+
+    final ChannelClosed lvCloseReason() {
+        return closeReason;
+    }
+
+    /** Records {@code reason} unless the channel is closed already; true if it did. */
+    final boolean casCloseReason(ChannelClosed reason) {
+        return CLOSE_REASON.compareAndSet(this, null, reason);
+    }
+
+    /**
+     * Whether {@code r}, returned by one of this channel's operations, reports the channel closed
+     * rather than being a value: by identity with the close reason, so that a value that happens
+     * to be a {@link ChannelClosed} object (sent by a user) is never mistaken for one. The close
+     * reason object itself can never be a value of this channel: it exists only once the channel
+     * is closed, and then no send succeeds.
+     */
+    final boolean isCloseSignal(Object r) {
+        return r != null && r == closeReason;
+    }
+
+    /** The {@link ChannelError} if this channel is closed in error, else {@code null}. */
+    final ChannelError errorIfAny() {
+        return (lvReceivers() & ERROR_BIT) != 0 ? (ChannelError) closeReason : null;
+    }
+
+    /**
+     * Whether a send would complete without waiting now (used by try-sends). The sender count is
+     * read first: when the answer is no, then at the moment receivers is read both conditions
+     * fail (senders only grows, bufferEnd read later is at least its value then).
+     */
+    final boolean canSendNow() {
+        long s = lvSenders() & COUNT_MASK;
+        return capacity == UNLIMITED || s < lvReceiverCount() || (capacity > 0 && s < lvBufferEnd());
+    }
+
+    /** Whether cell {@code s}'s sender can buffer its value instead of waiting. */
+    final boolean bufferOrRendezvous(long s) {
+        return capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd()) || s < lvReceiverCount();
+    }
+
+    /**
+     * Sets the closed bits for {@code reason} (already in {@code closeReason}) unless they are set:
+     * the closing thread does it, and so does anyone who read {@code closeReason} before the bits
+     * were set and is about to act on it (a loser of a concurrent close, a sender refused by
+     * {@link #errorBeforeCommit}), so nobody reports the channel closed while sends still succeed.
+     *
+     * <p>For an error, first {@code ERROR_BIT} is ORed into {@code receivers}: that is the error's
+     * linearization point, and {@code errorAt} records the receiver count it froze. Then, for done
+     * and error, the closed bits are ORed into {@code senders}; for done that OR is the
+     * linearization point and {@code closedAt} records the sender count it froze. Whoever's OR set
+     * a bit publishes the count right after it (no call in between can throw), and readers of the
+     * count spin only across that gap.
+     */
+    final void setClosedBits(ChannelClosed reason) {
+        if (reason instanceof ChannelError && (lvReceivers() & ERROR_BIT) == 0) {
+            long before = getAndOrReceivers(ERROR_BIT); // the error's linearization point
+            if ((before & ERROR_BIT) == 0) {
+                errorAt = before & COUNT_MASK;
+            }
+        }
+        if ((lvSenders() & CLOSED_BIT) != 0) {
+            return;
+        }
+        long bits = CLOSED_BIT | (reason instanceof ChannelError ? ERROR_BIT : 0L);
+        long before = getAndOrSenders(bits);
+        if ((before & CLOSED_BIT) == 0) {
+            closedAt = before & COUNT_MASK;
+        }
+    }
+
+    /**
+     * Read by every sender after it claimed its cell and before it changes it (buffers, waits, or
+     * completes a waiting receiver), and by a select helping a Pending pair before it commits:
+     * {@code null} when the channel is not in error; otherwise the error, after making sure its
+     * bits are set, and the caller must not touch the cell (the error's sweep closes it).
+     *
+     * <p>Why this makes {@code error()} atomic, the receivers' side being decided by their FAA on
+     * {@code receivers}:
+     *
+     * <ul>
+     *   <li>{@code closeReason} is set before {@code ERROR_BIT}, so a sender that reads {@code null}
+     *       here read it before the error's linearization point; its send linearizes there (or,
+     *       if it then waits, when a receiver that came before the error completes it, or when a
+     *       receive that came before the error makes room for it in the buffer). A sender that
+     *       reads the error reports it; if it came before the bit, it sets the bit first.
+     *   <li>A receiver whose FAA returned no {@code ERROR_BIT} came before the error, so it keeps
+     *       a value sent before the error: the sweep leaves buffered values in cells below {@code
+     *       errorAt}. A receiver whose FAA returned the bit reports the error without touching
+     *       its cell. So values are taken in FIFO order up to the error, and none after it: once
+     *       anyone observed the error (the bit, or {@code closeReason} plus setting the bit), every
+     *       receive that starts later gets the bit from its FAA.
+     * </ul>
+     */
+    final ChannelError errorBeforeCommit() {
+        if (closeReason instanceof ChannelError e) {
+            setClosedBits(e);
+            return e;
+        }
+        return null;
+    }
+
+    /**
+     * The number of senders that claimed a cell before the channel closed (later attempts still
+     * increment the counter, but are refused). Only after {@code CLOSED_BIT} was seen.
+     */
+    final long sendersAtClose() {
+        return awaitPublished(true);
+    }
+
+    /**
+     * The receiver count at the error's linearization point (cells below it have receivers that
+     * came before the error). Only after {@code ERROR_BIT} was seen in {@code receivers}.
+     */
+    final long receiversAtError() {
+        return awaitPublished(false);
+    }
+
+    /** Reads {@code closedAt} or {@code errorAt}, spinning while the thread that set the bit is about to publish it. */
+    private long awaitPublished(boolean closed) {
+        long c;
+        int step = 0;
+        while ((c = closed ? closedAt : errorAt) < 0) {
+            step = Waiting.backoff(step);
+        }
+        return c;
+    }
+
+    /** The cells that have or will have a sender, given a read {@code w} of {@code senders}. */
+    final long sendersLimit(long w) {
+        long count = w & COUNT_MASK;
+        return (w & CLOSED_BIT) == 0 ? count : Math.min(count, sendersAtClose());
+    }
+
+    /** Whether the channel is closed for sending: the read of the bits. */
+    final boolean closedBitsSet() {
+        // an error takes effect at its OR into receivers, before senders gets its bits
+        return (lvSenders() & CLOSED_BIT) != 0 || (lvReceivers() & ERROR_BIT) != 0;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.weft.channels;
+
+import static dev.weft.channels.Cells.State.BUFFERED;
+import static dev.weft.channels.Cells.State.CLAIMED;
+import static dev.weft.channels.Cells.State.CLOSED;
+import static dev.weft.channels.Cells.State.IN_BUFFER;
+import static dev.weft.channels.ChannelCounters.CLOSED_BIT;
+import static dev.weft.channels.ChannelCounters.ERROR_BIT;
+import static dev.weft.channels.ChannelState.SIZE;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Closing a channel (done or error) and asking whether it is closed for receiving. The order of a
+ * close is: record the reason, set the closed bits ({@link ChannelState#setClosedBits}), close the
+ * segment list so that no segment can be appended, then sweep the cells from the oldest segment
+ * still referenced.
+ */
+final class Closing {
+    private Closing() {}
+
+    /**
+     * Closes {@code ch} with {@code reason}; returns {@code null}, or the reason it was already
+     * closed with (after making sure that reason's bits are set).
+     */
+    static ChannelClosed close(ChannelState ch, ChannelClosed reason) {
+        boolean won = ch.casCloseReason(reason);
+        ChannelClosed actual = won ? reason : ch.lvCloseReason();
+        ch.setClosedBits(actual);
+        if (!won) {
+            return actual;
+        }
+        Segment start = ch.oldestSegment();
+        Segment.closeList(start);
+        if (reason instanceof ChannelError) {
+            sweep(ch, start, 0L, ch.receiversAtError());
+        } else {
+            sweep(ch, start, ch.sendersAtClose(), Long.MAX_VALUE); // done sweeps no buffered values
+        }
+        return null;
+    }
+
+    /**
+     * Closes every cell at or beyond {@code from}, from segment {@code start} to the end; cells
+     * below {@code claimedBelow} have a receiver on its way.
+     */
+    private static void sweep(ChannelState ch, Segment start, long from, long claimedBelow) {
+        for (Segment seg = start; seg != null && seg != Segment.CLOSED_LIST; seg = seg.next()) {
+            for (int i = 0; i < SIZE; i++) {
+                long g = seg.id * SIZE + i;
+                if (g >= from) {
+                    closeCell(ch, seg, i, g < claimedBelow);
+                }
+            }
+        }
+    }
+
+    /**
+     * @param claimed whether the cell's receiver is already on its way: a value buffered there is
+     *     then left for it (that send and receive linearize before the close)
+     */
+    private static void closeCell(ChannelState ch, Segment seg, int i, boolean claimed) {
+        int step = 0;
+        while (true) {
+            Object st = seg.lvState(i);
+            if (st == null || st == IN_BUFFER) {
+                if (seg.casState(i, st, CLOSED)) {
+                    return;
+                }
+                continue;
+            }
+            if (st == BUFFERED) {
+                // only error sweeps cells with values: discard it, unless its receiver claimed it
+                if (claimed) {
+                    return;
+                }
+                if (seg.casState(i, BUFFERED, CLOSED)) {
+                    seg.spElement(i, null);
+                    return;
+                }
+                continue;
+            }
+            if (st == CLAIMED) {
+                step = Waiting.backoff(step);
+                continue;
+            }
+            if (st instanceof Cells.State) {
+                return; // DONE, BROKEN, INTERRUPTED_*, CLOSED
+            }
+            Object w = Cells.unwrap(st);
+            if (w instanceof Thread t) {
+                if (seg.casState(i, st, CLOSED)) {
+                    LockSupport.unpark(t);
+                    return;
+                }
+                continue;
+            }
+            SelectOp op = (SelectOp) w;
+            SelectOp.ClosedSel closed = new SelectOp.ClosedSel(op.clauseIndexOf(ch), ch.lvCloseReason());
+            Object os = SelectMeeting.claimAndComplete(seg, i, st, op, closed, CLOSED);
+            if (os == Result.FAILED) {
+                continue;
+            }
+            if (os == Result.DONE) {
+                return;
+            }
+            seg.spElement(i, null);
+            seg.svState(i, CLOSED);
+            if (!SelectOp.isTerminal(os)) {
+                // registering: never wait for it; it registers the clause again and finds the
+                // channel closed
+                op.requestReregistration();
+            }
+            return;
+        }
+    }
+
+    /**
+     * Whether {@code ch} is closed for receiving: in error, or done with no value left to take. Not
+     * linearizable: it reads the counters and then scans cells that change meanwhile.
+     */
+    static boolean isClosedForReceive(ChannelState ch) {
+        if ((ch.lvReceivers() & ERROR_BIT) != 0) {
+            return true;
+        }
+        long w = ch.lvSenders();
+        if ((w & CLOSED_BIT) == 0) {
+            return false;
+        }
+        if ((w & ERROR_BIT) != 0) {
+            return true;
+        }
+        long r = ch.lvReceiverCount();
+        long end = ch.sendersAtClose();
+        return r >= end || !mayDeliver(ch, r, end);
+    }
+
+    /** Whether some cell in {@code [from, to)} still holds, or will get, a value to receive. */
+    private static boolean mayDeliver(ChannelState ch, long from, long to) {
+        for (Segment seg = ch.lvReceiveSegment(); seg != null && seg != Segment.CLOSED_LIST; seg = seg.next()) {
+            for (int i = 0; i < SIZE; i++) {
+                long g = seg.id * SIZE + i;
+                if (g < from) {
+                    continue;
+                }
+                if (g >= to) {
+                    return false;
+                }
+                Object st = seg.lvState(i);
+                if (st == null || st == IN_BUFFER || st == BUFFERED || st == CLAIMED || Cells.isWaiter(st)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,215 @@
+package dev.weft.channels;
+
+import static dev.weft.channels.Cells.State.CLAIMED;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The owner's side of a select: registering its clauses in their channels, waiting, registering
+ * refused clauses again, withdrawing the registrations that lost, and taking the value of a
+ * selected receive clause. The state machine is in {@link SelectOp}; what other threads do when
+ * they meet a registration is in {@link SelectMeeting}.
+ */
+final class SelectRegistration {
+    private SelectRegistration() {}
+
+    /**
+     * Registers clause {@code k} (op is LOCKED); returns {@code null} when registered, otherwise
+     * the terminal state op reached.
+     */
+    static Object registerClause(SelectOp op, int k) {
+        SelectClause<?> c = op.clauses[k];
+        Object r = c.channel().register(op, k, c.isSend(), c.sendValue());
+        if (r == Result.INSTALLED) {
+            op.registered[k] = true;
+            return null;
+        }
+        Object st;
+        if (r == Result.HELPED) {
+            op.wakeLockWaiters(); // the helper already did; harmless again
+            return op.lvState();
+        } else if (r == Result.DONE) {
+            st = SelectOp.selected(k);
+        } else if (c.channel().isCloseSignal(r)) {
+            // identity, not type: a received value may itself be a ChannelClosed object
+            st = new SelectOp.ClosedSel(k, (ChannelClosed) r);
+        } else {
+            op.value = r;
+            st = SelectOp.selected(k);
+        }
+        op.svState(st);
+        return st;
+    }
+
+    /**
+     * Parks until op is completed, cancelling it on interrupt (the flag stays set for the caller)
+     * or timeout; registers again the clauses that another select refused.
+     *
+     * @return op's terminal state, or {@link Result#INTERRUPTED} when cancelled by an interrupt
+     */
+    static Object await(SelectOp op, long timeout) {
+        long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
+        boolean interrupted = false;
+        Waiting.Spin spin = op.clauses[0].channel().spin;
+        int budget = spin.budget(op.owner);
+        int spins = 0;
+        op.svState(SelectOp.WAITING);
+        try {
+            while (true) {
+                Object st = op.lvState();
+                if (SelectOp.isTerminal(st)) {
+                    if (budget > 0) {
+                        spin.record(op.owner, spins < budget, spins);
+                    }
+                    return st;
+                }
+                if (op.takeReregisterRequest()) {
+                    if (op.casState(SelectOp.WAITING, SelectOp.LOCKED)) {
+                        Object r = reregister(op);
+                        if (r != null) {
+                            return r;
+                        }
+                        op.svState(SelectOp.WAITING);
+                    }
+                    continue;
+                }
+                if (spins < budget) {
+                    spins++;
+                    if ((spins & 15) != 0) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                }
+                // a zero timeout never waits, so, like every operation that does not wait, it
+                // leaves the interrupt flag alone
+                boolean cancel = false;
+                boolean byInterrupt = false;
+                if (timeout == 0L || (deadline != 0L && deadline - System.nanoTime() <= 0L)) {
+                    cancel = true;
+                } else if (Thread.interrupted()) {
+                    interrupted = true;
+                    cancel = true;
+                    byInterrupt = true;
+                }
+                if (cancel) {
+                    if (op.casState(SelectOp.WAITING, SelectOp.CANCELLED)) {
+                        if (byInterrupt) {
+                            interrupted = false; // reported as InterruptedException instead
+                            return Result.INTERRUPTED;
+                        }
+                        return SelectOp.CANCELLED;
+                    }
+                    continue; // a partner completed it first
+                }
+                if (spins < budget) {
+                    Thread.onSpinWait();
+                } else if (deadline == 0L) {
+                    LockSupport.park(op);
+                } else {
+                    LockSupport.parkNanos(op, deadline - System.nanoTime());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Registers again every clause whose registration was refused (op is LOCKED). */
+    private static Object reregister(SelectOp op) {
+        for (int k = 0; k < op.clauses.length; k++) {
+            if (!op.registered[k]) {
+                continue;
+            }
+            Segment seg = op.segment(k);
+            int i = op.index(k);
+            int step = 0;
+            Object st;
+            while ((st = seg.lvState(i)) == CLAIMED) {
+                step = Waiting.backoff(step); // the holder restores it: we are LOCKED
+            }
+            if (Cells.unwrap(st) == op) {
+                continue;
+            }
+            op.registered[k] = false;
+            Object r = registerClause(op, k);
+            if (r != null) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * After a {@link Throwable} (an {@link Error} such as {@link StackOverflowError} or {@link
+     * OutOfMemoryError}) escaped registration or waiting: stop registering, so nobody waits for
+     * this select, and withdraw every registration. If a partner completed the select
+     * concurrently, that clause's outcome is lost with the error.
+     */
+    static void abort(SelectOp op) {
+        while (true) {
+            Object s = op.lvState();
+            if (SelectOp.isTerminal(s)) {
+                break;
+            }
+            if (s == SelectOp.LOCKED) {
+                op.svState(SelectOp.CANCELLED); // owner-only state
+                break;
+            }
+            if (op.casState(s, SelectOp.CANCELLED)) { // WAITING or Pending: a partner may race
+                op.wakeLockWaiters();
+                break;
+            }
+        }
+        cleanup(op, -1);
+    }
+
+    /** Withdraws every registration but clause {@code selected}'s. */
+    static void cleanup(SelectOp op, int selected) {
+        for (int k = 0; k < op.clauses.length; k++) {
+            if (op.registered[k] && k != selected) {
+                withdraw(op.clauses[k].channel(), op, k);
+            }
+        }
+    }
+
+    /**
+     * Withdraws the registration of clause {@code k} of {@code op} from its cell in {@code ch}, if
+     * it is still there; if another thread holds the cell, that thread finalizes it.
+     */
+    private static void withdraw(ChannelState ch, SelectOp op, int k) {
+        Segment seg = op.segment(k);
+        int i = op.index(k);
+        while (true) {
+            Object st = seg.lvState(i);
+            if (Cells.unwrap(st) != op) {
+                return;
+            }
+            if (seg.casState(i, st, CLAIMED)) {
+                SelectMeeting.killCell(ch, seg, i, st, op.clauses[k].isSend());
+                return;
+            }
+        }
+    }
+
+    /**
+     * The value the selected receive clause {@code k} got: taken during registration, or read
+     * from its cell (and the slot cleared).
+     */
+    static Object takeValue(SelectOp op, int k) {
+        if (op.value != null) {
+            return op.value;
+        }
+        Segment seg = op.segment(k);
+        int i = op.index(k);
+        int step = 0;
+        while (seg.lvState(i) == CLAIMED) {
+            step = Waiting.backoff(step); // the partner is finishing the cell
+        }
+        Object v = seg.lpElement(i);
+        seg.spElement(i, null);
+        seg.cleanPrev(); // a completed receive: earlier segments are done with
+        return v;
+    }
+}
