@@ -1,72 +1,32 @@
 package dev.weft.bench;
 
-import java.util.concurrent.TimeUnit;
-
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Timeout;
-import org.openjdk.jmh.annotations.Warmup;
 
 import dev.weft.bench.kt.KotlinScenarios;
 
 /**
  * {@code pairs} independent channels, each with its own sender and receiver virtual thread (jox's
- * ParallelBenchmark shape). Each invocation transfers {@value #OPS} values in all; the score is ns
- * per value. {@code impl=jdk} is SynchronousQueue for capacity 0 and ArrayBlockingQueue otherwise.
- * Starting the threads is part of the invocation.
+ * ParallelBenchmark shape). Each invocation transfers {@value ManyChannelsBenchmark#OPS} values in
+ * all; the score is ns per value.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2, timeUnit = TimeUnit.SECONDS)
-@Measurement(iterations = 5, time = 2, timeUnit = TimeUnit.SECONDS)
-// Virtual-thread benchmarks are bimodal on few cores: many forks, compare medians (bench/report.py).
-@Fork(value = 5, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-// A lost wake-up would otherwise hang the run: fail the iteration instead.
-@Timeout(time = 60, timeUnit = TimeUnit.SECONDS)
-@State(Scope.Benchmark)
-public class ParallelBenchmark {
-    static final int OPS = 1_000_000;
-
-    @Param({"0", "16", "100"})
-    public int capacity;
-
+public class ParallelBenchmark extends ManyChannelsBenchmark {
     @Param({"10000"})
     public int pairs;
 
-    @Param({"weft", "jox", "kotlin", "jdk"})
-    public String impl;
-
-    private boolean kotlin;
-
-    @Setup
-    public void setup() {
-        kotlin = impl.equals("kotlin");
-        if (OPS % pairs != 0) {
-            throw new IllegalArgumentException("pairs must divide " + OPS);
-        }
+    @Override
+    int count() {
+        return pairs;
     }
 
     @Benchmark
     @OperationsPerInvocation(OPS)
     public void parallel() throws Exception {
-        int elements = OPS / pairs;
         if (kotlin) {
-            KotlinScenarios.parallel(capacity, pairs, elements);
+            KotlinScenarios.parallel(capacity, pairs, elements());
         } else {
-            Chan[] channels = new Chan[pairs];
-            for (int i = 0; i < pairs; i++) {
-                channels[i] = Chan.create(impl, capacity);
-            }
-            Scenarios.parallel(channels, elements);
+            Scenarios.parallel(newChannels(), elements());
         }
     }
 }
