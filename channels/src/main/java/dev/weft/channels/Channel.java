@@ -23,18 +23,27 @@ import java.util.function.Supplier;
  * capacity, not subclasses, so every call site stays monomorphic; the loops use no lambdas.
  */
 public final class Channel<T> extends ChannelState implements Source<T>, Sink<T> {
-    private static final int DEFAULT_CAPACITY = 16;
+    /**
+     * The capacity of {@link #newBufferedDefaultChannel()}: 16 (as jox's {@code
+     * Channel.DEFAULT_BUFFER_SIZE}).
+     */
+    public static final int DEFAULT_BUFFER_SIZE = 16;
 
-    /** Creates a rendezvous channel (as {@code new Channel<>()} in jox). */
+    /**
+     * Creates a rendezvous channel, like {@link #newRendezvousChannel()}. (jox 1.x creates channels
+     * only through the factories; its 0.x constructors behaved like these.)
+     */
     public Channel() {
         this(0);
     }
 
     /**
-     * Creates a channel with the given buffer capacity; 0 is a rendezvous channel.
+     * Creates a channel with the given buffer capacity: 0 is a rendezvous channel, a positive
+     * capacity a buffered channel, and -1 an unlimited channel, like {@link
+     * #newBufferedChannel(int)} (and jox's factories).
      *
-     * @param capacity the buffer capacity, not negative
-     * @throws IllegalArgumentException when {@code capacity} is negative
+     * @param capacity the buffer capacity: 0, positive, or -1 for unlimited
+     * @throws IllegalArgumentException when {@code capacity} is below -1
      */
     public Channel(int capacity) {
         this(checkCapacity(capacity), true);
@@ -45,8 +54,9 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     }
 
     private static int checkCapacity(int capacity) {
-        if (capacity < 0) {
-            throw new IllegalArgumentException("capacity must be >= 0, was " + capacity);
+        if (capacity < UNLIMITED) {
+            throw new IllegalArgumentException("capacity must be 0 (rendezvous), positive (buffered) or -1"
+                    + " (unlimited), was " + capacity);
         }
         return capacity;
     }
@@ -65,23 +75,24 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      * Creates a buffered channel: sends complete without a receiver while fewer than {@code
      * capacity} values are buffered.
      *
-     * @param capacity the buffer capacity, not negative; 0 creates a rendezvous channel
+     * @param capacity the buffer capacity; 0 creates a rendezvous channel and -1 an unlimited one
+     *     (as in jox)
      * @param <T> the type of values
      * @return a new channel
-     * @throws IllegalArgumentException when {@code capacity} is negative
+     * @throws IllegalArgumentException when {@code capacity} is below -1
      */
     public static <T> Channel<T> newBufferedChannel(int capacity) {
         return new Channel<>(capacity);
     }
 
     /**
-     * Creates a buffered channel with the default capacity, 16.
+     * Creates a buffered channel with the default capacity, {@link #DEFAULT_BUFFER_SIZE} (16).
      *
      * @param <T> the type of values
      * @return a new channel
      */
     public static <T> Channel<T> newBufferedDefaultChannel() {
-        return new Channel<>(DEFAULT_CAPACITY);
+        return new Channel<>(DEFAULT_BUFFER_SIZE);
     }
 
     /**

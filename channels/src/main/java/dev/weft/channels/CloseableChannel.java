@@ -54,17 +54,25 @@ public interface CloseableChannel {
     /**
      * Whether sending is no longer possible (the channel is done or in error).
      *
+     * <p>The default implementation (as in jox) is {@code closedForSend() != null}.
+     *
      * @return {@code true} once the channel is closed
      */
-    boolean isClosedForSend();
+    default boolean isClosedForSend() {
+        return closedForSend() != null;
+    }
 
     /**
      * Whether receiving is no longer possible: the channel is in error, or done with every value
      * already received.
      *
+     * <p>The default implementation (as in jox) is {@code closedForReceive() != null}.
+     *
      * @return {@code true} when a receive would return a {@link ChannelClosed}
      */
-    boolean isClosedForReceive();
+    default boolean isClosedForReceive() {
+        return closedForReceive() != null;
+    }
 
     /**
      * How the channel is closed for sending.

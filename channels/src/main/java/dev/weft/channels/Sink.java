@@ -52,28 +52,70 @@ public interface Sink<T> extends CloseableChannel {
      * freed at that moment (a concurrent receive took a value but has not yet moved the buffer
      * end); do not use it in a spin loop instead of {@link #send(Object)}.
      *
+     * <p>The default implementation (as in jox, for classes that implement {@code Sink}
+     * themselves) calls {@link #trySendOrClosed(Object)}.
+     *
      * @param value the value, not {@code null}
      * @return {@code true} when sent, {@code false} when it would have to wait
      * @throws ChannelClosedException when the channel is closed
      * @throws NullPointerException when {@code value} is {@code null}
      */
-    boolean trySend(T value);
+    default boolean trySend(T value) {
+        return InterfaceDefaults.sent(trySendOrClosed(value));
+    }
 
     /**
      * Like {@link #trySend(Object)}, but returns the closed state instead of throwing.
+     *
+     * <p>The default implementation (as in jox) selects between {@link #sendClause(Object)} and a
+     * default clause, so it never waits.
      *
      * @param value the value, not {@code null}
      * @return {@code null} when sent, {@link #NOT_SENT} when it would have to wait, or a {@link
      *     ChannelClosed}
      * @throws NullPointerException when {@code value} is {@code null}
      */
-    Object trySendOrClosed(T value);
+    default Object trySendOrClosed(T value) {
+        return InterfaceDefaults.trySendOrClosed(this, value);
+    }
+
+    /**
+     * Sends {@code value} to the first of {@code toOneOfChannels} that can take it without
+     * waiting (a waiting receiver or buffer space), trying them in order; sends nothing when none
+     * can (jox's static {@code Sink.trySend}). It is a biased {@link Select#select select} of
+     * their send clauses and a default clause, so it never waits.
+     *
+     * <p>Overloads: a call with channels, {@code Sink.trySend(v, a, b)}, always resolves to this
+     * method. A call whose second argument is the {@code null} literal, {@code Sink.trySend(v,
+     * null)}, does not compile in weft (javac reports it as ambiguous, because {@code null} also
+     * fits the instance method {@link #trySend(Object, Duration)}); in jox it returns {@code
+     * false}. Write {@code Sink.trySend(v, (Sink<T>[]) null)}, which returns {@code false}, or
+     * drop the call.
+     *
+     * @param value the value, not {@code null} (unless there are no channels)
+     * @param toOneOfChannels the channels to try, in order, each at most once; {@code null} or
+     *     empty sends nothing
+     * @param <T> the type of values
+     * @return {@code true} when one of the channels took the value, {@code false} when none could
+     *     without waiting (or none was given)
+     * @throws ChannelClosedException when a channel is closed before one takes the value (a
+     *     channel in error is reported even if another one could take it, as in {@link Select})
+     * @throws NullPointerException when {@code value} or one of the channels is {@code null}
+     * @throws IllegalArgumentException when a channel is given twice
+     */
+    @SafeVarargs
+    static <T> boolean trySend(T value, Sink<T>... toOneOfChannels) {
+        return InterfaceDefaults.trySendToOneOf(value, toOneOfChannels);
+    }
 
     /**
      * Sends a value, waiting at most {@code timeout} (like {@link
      * java.util.concurrent.BlockingQueue#offer(Object, long, java.util.concurrent.TimeUnit)}). On
      * timeout the waiting send is withdrawn exactly like an interrupted one: nothing is delivered.
      * No helper thread is used.
+     *
+     * <p>The default implementation, for classes that implement {@code Sink} themselves, calls
+     * {@link #trySendOrClosed(Object, Duration)}. (jox has no timed send.)
      *
      * @param value the value, not {@code null}
      * @param timeout how long to wait; not {@code null}, not negative; zero means do not wait
@@ -83,10 +125,15 @@ public interface Sink<T> extends CloseableChannel {
      * @throws NullPointerException when {@code value} or {@code timeout} is {@code null}
      * @throws IllegalArgumentException when {@code timeout} is negative
      */
-    boolean trySend(T value, Duration timeout) throws InterruptedException;
+    default boolean trySend(T value, Duration timeout) throws InterruptedException {
+        return InterfaceDefaults.sent(trySendOrClosed(value, timeout));
+    }
 
     /**
      * Like {@link #trySend(Object, Duration)}, but returns the closed state instead of throwing.
+     *
+     * <p>The default implementation is {@link Select#selectOrClosedWithin} of {@link
+     * #sendClause(Object)} with {@link #NOT_SENT} as the timeout value.
      *
      * @param value the value, not {@code null}
      * @param timeout how long to wait; not {@code null}, not negative
@@ -95,7 +142,9 @@ public interface Sink<T> extends CloseableChannel {
      * @throws NullPointerException when {@code value} or {@code timeout} is {@code null}
      * @throws IllegalArgumentException when {@code timeout} is negative
      */
-    Object trySendOrClosed(T value, Duration timeout) throws InterruptedException;
+    default Object trySendOrClosed(T value, Duration timeout) throws InterruptedException {
+        return InterfaceDefaults.trySendOrClosed(this, value, timeout);
+    }
 
     /**
      * A select clause that sends {@code value} to this channel; the select returns {@code null}.

@@ -41,23 +41,36 @@ public interface Source<T> extends CloseableChannel {
      * still registering in the cell it claims is not waited for. Under contention it may return {@code null} while a concurrent send is
      * completing; do not use it in a spin loop instead of {@link #receive()}.
      *
+     * <p>The default implementation (as in jox, for classes that implement {@code Source}
+     * themselves) calls {@link #tryReceiveOrClosed()}.
+     *
      * @return the value, or {@code null} when none is available now
      * @throws ChannelClosedException when the channel is done (and drained) or in error
      */
-    T tryReceive();
+    default T tryReceive() {
+        return InterfaceDefaults.received(tryReceiveOrClosed());
+    }
 
     /**
      * Like {@link #tryReceive()}, but returns the closed state instead of throwing.
      *
+     * <p>The default implementation (as in jox) selects between {@link #receiveClause()} and a
+     * default clause, so it never waits.
+     *
      * @return the value, {@code null} when none is available now, or a {@link ChannelClosed}
      */
-    Object tryReceiveOrClosed();
+    default Object tryReceiveOrClosed() {
+        return InterfaceDefaults.tryReceiveOrClosed(this);
+    }
 
     /**
      * Receives a value, waiting at most {@code timeout} for one (like {@link
      * java.util.concurrent.BlockingQueue#poll(long, java.util.concurrent.TimeUnit)}). On timeout
      * the waiting receive is withdrawn exactly like an interrupted one: nothing is consumed. No
      * helper thread is used.
+     *
+     * <p>The default implementation, for classes that implement {@code Source} themselves, calls
+     * {@link #tryReceiveOrClosed(Duration)}. (jox has no timed receive.)
      *
      * @param timeout how long to wait; not {@code null}, not negative; zero means do not wait
      * @return the value, or {@code null} on timeout
@@ -66,10 +79,15 @@ public interface Source<T> extends CloseableChannel {
      * @throws NullPointerException when {@code timeout} is {@code null}
      * @throws IllegalArgumentException when {@code timeout} is negative
      */
-    T tryReceive(Duration timeout) throws InterruptedException;
+    default T tryReceive(Duration timeout) throws InterruptedException {
+        return InterfaceDefaults.received(tryReceiveOrClosed(timeout));
+    }
 
     /**
      * Like {@link #tryReceive(Duration)}, but returns the closed state instead of throwing.
+     *
+     * <p>The default implementation is {@link Select#selectOrClosedWithin} of {@link
+     * #receiveClause()}.
      *
      * @param timeout how long to wait; not {@code null}, not negative
      * @return the value, {@code null} on timeout, or a {@link ChannelClosed}
@@ -77,7 +95,9 @@ public interface Source<T> extends CloseableChannel {
      * @throws NullPointerException when {@code timeout} is {@code null}
      * @throws IllegalArgumentException when {@code timeout} is negative
      */
-    Object tryReceiveOrClosed(Duration timeout) throws InterruptedException;
+    default Object tryReceiveOrClosed(Duration timeout) throws InterruptedException {
+        return InterfaceDefaults.tryReceiveOrClosed(this, timeout);
+    }
 
     /**
      * A select clause that receives a value from this channel; the select returns the value.

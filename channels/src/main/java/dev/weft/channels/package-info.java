@@ -4,7 +4,8 @@
  * {@link dev.weft.channels.Select}.
  *
  * <p>The names and semantics follow jox 1.x ({@code com.softwaremill.jox}), so migrating is a
- * matter of changing imports.
+ * matter of changing imports; the README's "Migrating from jox" table maps every public type and
+ * method of jox 1.1.2 to weft and names the few differences.
  *
  * <h2>Interruption and timeouts: one rule</h2>
  *

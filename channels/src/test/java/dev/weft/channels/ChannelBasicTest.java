@@ -32,10 +32,11 @@ class ChannelBasicTest {
     }
 
     @Test
-    void negativeCapacityIsRejected() {
-        assertThrows(IllegalArgumentException.class, () -> new Channel<Integer>(-1));
+    void capacityBelowMinusOneIsRejected() {
+        // -1 is unlimited, as in jox: see JoxCompatibilityTest
+        assertThrows(IllegalArgumentException.class, () -> new Channel<Integer>(-2));
         assertThrows(IllegalArgumentException.class, () -> new Channel<Integer>(Integer.MIN_VALUE));
-        assertThrows(IllegalArgumentException.class, () -> Channel.<Integer>newBufferedChannel(-1));
+        assertThrows(IllegalArgumentException.class, () -> Channel.<Integer>newBufferedChannel(-2));
         assertThrows(IllegalArgumentException.class, () -> Channel.<Integer>newBufferedChannel(-100));
     }
 
