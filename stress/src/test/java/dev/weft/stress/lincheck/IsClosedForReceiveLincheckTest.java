@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * <p>Regression for a bug this test found (fixed in channels b4d8d4c/b18c636): {@code done();
  * trySend(x)} (rejected with {@code ChannelDone}) left {@code isClosedForReceive()} false on
  * buffered and unlimited channels, although the channel was closed and empty; the rejected send
- * still advanced the sender counter. Repro: {@code
- * dev.weft.stress.repro.IsClosedForReceiveAfterRejectedSend}.
+ * still advanced the sender counter. Deterministic regression test: {@code
+ * Kotlinx1419CloseLinearizableTest.closedForReceiveOnceDrainedEvenAfterARejectedSend}.
  */
 public class IsClosedForReceiveLincheckTest {
     private final Channel<Integer> ch = Channel.newBufferedChannel(1);

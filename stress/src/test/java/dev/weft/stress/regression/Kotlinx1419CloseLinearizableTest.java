@@ -81,7 +81,7 @@ class Kotlinx1419CloseLinearizableTest {
     /**
      * Found by this module, fixed in channels b4d8d4c/b18c636: a send rejected after the close left {@code isClosedForReceive()} false on a closed, drained
      * buffered or unlimited channel (and, when the rejected send raced the close, {@code
-     * closedForReceive()} returns {@code null} as well). Repro: {@code dev.weft.stress.repro.IsClosedForReceiveAfterRejectedSend}.
+     * closedForReceive()} returns {@code null} as well).
      */
     @ParameterizedTest
     @ValueSource(ints = {1, 16, -1})
