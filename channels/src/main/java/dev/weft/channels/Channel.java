@@ -88,9 +88,11 @@ import java.util.function.Supplier;
  * carriers. Two registering selects meet in a global order of ids: the one with the larger id
  * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until
  * the larger one stops registering (which drains and unparks its lock waiters) or helps it (see
- * {@link SelectOp}). The spins that remain are on CLAIMED cells (held by a running thread for a
- * few instructions), on a receiver's in-flight sender (at most 64 spins, then the cell is
- * poisoned) and on {@code closedAt} (the closing thread's next instruction).
+ * {@link SelectOp}); that park clears and restores the interrupt flag, or it would spin. The
+ * spins that remain are on CLAIMED cells (held by a running thread for a few instructions), on a
+ * receiver's in-flight sender (at most 64 spins, then the cell is poisoned) and on {@code
+ * closedAt} / {@code errorAt} (the next instruction of the thread whose OR set the bit); why they
+ * are bounded with one carrier is argued on {@code Waiting.backoff}.
  *
  * <h3>Receive side of completed segments</h3>
  *
@@ -509,7 +511,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 return R_CLOSED;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             Object w = Cells.unwrap(st);
@@ -739,7 +741,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 if (r < sendersLimit(w)) {
                     // the sender of this cell is on its way: give it a moment, then poison
                     if (step < 64) {
-                        step = Waiting.backoff(step);
+                        step = Waiting.backoff(step); // 64 onSpinWaits, never a yield
                         continue;
                     }
                     if (seg.casState(i, st, BROKEN)) {
@@ -780,7 +782,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 return RCV_CLOSED;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             Object w = Cells.unwrap(st);
@@ -1169,7 +1171,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 return true;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             if (st instanceof Cells.Marker || st instanceof Cells.WaiterEB) {
@@ -1496,7 +1498,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             if (st instanceof Cells.Marker) {

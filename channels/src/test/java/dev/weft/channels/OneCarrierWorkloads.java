@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * operation ends by itself within milliseconds on a correct channel: selects and timed operations
  * have timeouts of at most a few milliseconds, try-operations never wait, and plain {@code
  * send}/{@code receive} wait at most until the closer closes their channel (every 150 ms at the
- * latest) or the interrupter interrupts them. So a worker that completes no operation for
+ * latest; after done it also receives what the channel still delivers) or the interrupter
+ * interrupts them. So a worker that completes no operation for
  * seconds is stuck in the channel, not legitimately waiting.
  *
  * <p>Only the public API is used, so the program can be copied onto older commits.
@@ -167,6 +168,30 @@ final class OneCarrierWorkloads {
         closeGeneration(w, rnd, new Generation());
     }
 
+    /**
+     * Receives what a channel closed as done still delivers. done() does not wake senders that
+     * were already waiting: their sends came before the close and still complete when received.
+     * Nobody else receives from an old generation, so without this a plain send waiting there
+     * would wait for ever (legitimately). Each receive ends: the cells below the close's sender
+     * count have senders that complete or withdraw, and the cells above are closed.
+     */
+    private static void drain(Worker w, Channel<Integer> ch) {
+        w.doing("draining a done channel");
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (ch.receiveOrClosed() instanceof ChannelClosed) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true; // the interrupter: nothing was received, go on
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Installs {@code next} (or keeps the current one closed if {@code null}) and closes the old one. */
     static void closeGeneration(Worker w, ThreadLocalRandom rnd, Generation next) {
         Generation old = next == null ? CURRENT.get() : CURRENT.getAndSet(next);
@@ -174,6 +199,7 @@ final class OneCarrierWorkloads {
             if (rnd.nextBoolean()) {
                 w.doing("doneOrClosed");
                 ch.doneOrClosed();
+                drain(w, ch);
             } else {
                 w.doing("errorOrClosed");
                 ch.errorOrClosed(new IllegalStateException("closed by the stress closer"));
