@@ -88,9 +88,11 @@ import java.util.function.Supplier;
  * carriers. Two registering selects meet in a global order of ids: the one with the larger id
  * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until
  * the larger one stops registering (which drains and unparks its lock waiters) or helps it (see
- * {@link SelectOp}). The spins that remain are on CLAIMED cells (held by a running thread for a
- * few instructions), on a receiver's in-flight sender (at most 64 spins, then the cell is
- * poisoned) and on {@code closedAt} (the closing thread's next instruction).
+ * {@link SelectOp}); that park clears and restores the interrupt flag, or it would spin. The
+ * spins that remain are on CLAIMED cells (held by a running thread for a few instructions), on a
+ * receiver's in-flight sender (at most 64 spins, then the cell is poisoned) and on {@code
+ * closedAt} / {@code errorAt} (the next instruction of the thread whose OR set the bit); why they
+ * are bounded with one carrier is argued on {@code Waiting.backoff}.
  *
  * <h3>Receive side of completed segments</h3>
  *
@@ -521,7 +523,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 return R_CLOSED;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             Object w = Cells.unwrap(st);
@@ -751,7 +753,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 if (r < sendersLimit(w)) {
                     // the sender of this cell is on its way: give it a moment, then poison
                     if (step < 64) {
-                        step = Waiting.backoff(step);
+                        step = Waiting.backoff(step); // 64 onSpinWaits, never a yield
                         continue;
                     }
                     if (seg.casState(i, st, BROKEN)) {
@@ -792,7 +794,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 return RCV_CLOSED;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             Object w = Cells.unwrap(st);
@@ -984,24 +986,41 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
         SelectOp.Pending p = new SelectOp.Pending(op, selfK, opK, seg, i);
         self.setState(p);
         boolean pushed = false;
-        while (true) {
-            Object s = self.state();
-            if (s != p) {
-                return SelectOp.isTerminal(s); // helped, or released as stale (LOCKED)
-            }
-            if (!SelectOp.isLocked(op.state())) {
-                if (self.casState(p, SelectOp.LOCKED)) {
-                    return false;
+        // Registering is not interruptible (the select's await reports an interrupt), but park
+        // returns at once while the interrupt flag is set: the flag is cleared for this wait and
+        // restored after it. Otherwise this loop spins, without ever unmounting, on the carrier
+        // that op's owner may need to stop registering (with one carrier: forever), and pushes
+        // a node on op's stack per turn (issue 8, Bug 4; OneCarrierProgressTest,
+        // RegisteringSelectWaitTest).
+        boolean interrupted = false;
+        try {
+            while (true) {
+                Object s = self.state();
+                if (s != p) {
+                    return SelectOp.isTerminal(s); // helped, or released as stale (LOCKED)
                 }
-                continue; // op helped us meanwhile
+                if (!SelectOp.isLocked(op.state())) {
+                    if (self.casState(p, SelectOp.LOCKED)) {
+                        return false;
+                    }
+                    continue; // op helped us meanwhile
+                }
+                if (!pushed) {
+                    op.pushLockWaiter(self.owner);
+                    pushed = true;
+                    continue; // look again after publishing the node (op drains after unlocking)
+                }
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    continue; // look again before parking, now that park can park
+                }
+                LockSupport.park(self);
+                pushed = false; // woken: if op is still locked, wait on a fresh node
             }
-            if (!pushed) {
-                op.pushLockWaiter(self.owner);
-                pushed = true;
-                continue; // look again after publishing the node (op drains after unlocking)
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
-            LockSupport.park(self);
-            pushed = false; // woken: if op is still locked, wait on a fresh node
         }
     }
 
@@ -1164,7 +1183,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 return true;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             if (st instanceof Cells.Marker || st instanceof Cells.WaiterEB) {
@@ -1491,7 +1510,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 continue;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             if (st instanceof Cells.Marker) {
