@@ -101,7 +101,7 @@ final class BufferExpansion {
                 return true;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             if (st instanceof Cells.State || st instanceof Cells.WaiterEB) {

@@ -81,7 +81,7 @@ final class CellUpdates {
                 return Result.CLOSED;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             Object w = Cells.unwrap(st);
@@ -130,7 +130,7 @@ final class CellUpdates {
                 if (r < ch.sendersLimit(w)) {
                     // the sender of this cell is on its way: give it a moment, then poison
                     if (step < POISON_AFTER) {
-                        step = Waiting.backoff(step);
+                        step = Waiting.backoff(step); // 64 onSpinWaits, never a yield
                         continue;
                     }
                     if (seg.casState(i, st, BROKEN)) {
@@ -168,7 +168,7 @@ final class CellUpdates {
                 return Result.CLOSED;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             Object w = Cells.unwrap(st);

@@ -64,10 +64,12 @@ import java.lang.invoke.VarHandle;
  * that clause again once it is done registering), so they make progress with any number of
  * carriers. Two registering selects meet in a global order of ids: the one with the larger id
  * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until the
- * larger one stops registering or helps it (see {@link SelectOp}). The spins that remain are on
- * CLAIMED cells (held by a running thread for a few instructions), on a receiver's in-flight sender
- * (at most 64 spins, then the cell is poisoned) and on {@code closedAt} / {@code errorAt} (the
- * closing thread's next instruction).
+ * larger one stops registering (which drains and unparks its lock waiters) or helps it (see {@link
+ * SelectOp}); that park clears and restores the interrupt flag, or it would spin. The spins that
+ * remain are on CLAIMED cells (held by a running thread for a few instructions), on a receiver's
+ * in-flight sender (at most 64 spins, then the cell is poisoned) and on {@code closedAt} / {@code
+ * errorAt} (the next instruction of the thread whose OR set the bit); why they are bounded with one
+ * carrier is argued on {@link Waiting#backoff}.
  *
  * <h3>Receive side of completed segments</h3>
  *

@@ -7,12 +7,16 @@ package dev.weft.channels;
  *
  * <p>Closing a closed channel throws {@link ChannelClosedException} (or, from the {@code
  * ...OrClosed} forms, returns the original {@link ChannelClosed}). All methods are thread-safe
- * and never block: they never park and never wait for another operation to make progress. The
- * only waits are a few spins on a cell that another running thread holds for a handful of
- * instructions (it never waits while holding it), and, in {@code isClosedForReceive()} right
- * after a close, on the closing thread's next instruction (publishing the sender count it
- * closed at). {@code done()} and {@code error()} take time linear in the number of cells that
- * still hold values or waiters.
+ * and never block: they never park and never wait for another operation to make progress (a
+ * waiting operation, or a select that is still registering, is woken or refused, not waited
+ * for). The only waits are spins for another thread's next few instructions, during which that
+ * thread cannot park or wait: on a cell that another operation holds while it completes or
+ * refuses a select registration, and, in {@code done()}, {@code error()} and {@code
+ * isClosedForReceive()} right after a close, on the publication of the counter that the close
+ * froze, by the thread whose atomic update closed the channel. {@code done()} and {@code error()}
+ * take time linear in the number of cells that still hold values or waiters. The try-operations
+ * of {@link Sink} and {@link Source} wait the same way, and a try-receive whose cell's sender has
+ * claimed the cell but not yet written it spins at most 64 times before it skips the cell.
  */
 public interface CloseableChannel {
     /**

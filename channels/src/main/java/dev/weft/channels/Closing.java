@@ -81,7 +81,7 @@ final class Closing {
                 continue;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step);
+                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
                 continue;
             }
             if (st instanceof Cells.State) {

@@ -138,24 +138,41 @@ final class SelectMeeting {
         SelectOp.Pending p = new SelectOp.Pending(op, selfK, opK, seg, i);
         self.svState(p);
         boolean pushed = false;
-        while (true) {
-            Object s = self.lvState();
-            if (s != p) {
-                return SelectOp.isTerminal(s); // helped, or released as stale (LOCKED)
-            }
-            if (!SelectOp.isLocked(op.lvState())) {
-                if (self.casState(p, SelectOp.LOCKED)) {
-                    return false;
+        // Registering is not interruptible (the select's await reports an interrupt), but park
+        // returns at once while the interrupt flag is set: the flag is cleared for this wait and
+        // restored after it. Otherwise this loop spins, without ever unmounting, on the carrier
+        // that op's owner may need to stop registering (with one carrier: forever), and pushes
+        // a node on op's stack per turn (issue 8, Bug 4; OneCarrierProgressTest,
+        // RegisteringSelectWaitTest).
+        boolean interrupted = false;
+        try {
+            while (true) {
+                Object s = self.lvState();
+                if (s != p) {
+                    return SelectOp.isTerminal(s); // helped, or released as stale (LOCKED)
                 }
-                continue; // op helped us meanwhile
+                if (!SelectOp.isLocked(op.lvState())) {
+                    if (self.casState(p, SelectOp.LOCKED)) {
+                        return false;
+                    }
+                    continue; // op helped us meanwhile
+                }
+                if (!pushed) {
+                    op.pushLockWaiter(self.owner);
+                    pushed = true;
+                    continue; // look again after publishing the node (op drains after unlocking)
+                }
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    continue; // look again before parking, now that park can park
+                }
+                LockSupport.park(self);
+                pushed = false; // woken: if op is still locked, wait on a fresh node
             }
-            if (!pushed) {
-                op.pushLockWaiter(self.owner);
-                pushed = true;
-                continue; // look again after publishing the node (op drains after unlocking)
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
-            LockSupport.park(self);
-            pushed = false; // woken: if op is still locked, wait on a fresh node
         }
     }
 

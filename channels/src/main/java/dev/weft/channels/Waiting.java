@@ -104,7 +104,29 @@ final class Waiting {
         }
     }
 
-    /** One step of a busy-wait for a transient state held by another running thread. */
+    /**
+     * One step of a busy-wait for a transient state held by another running thread: 64 {@link
+     * Thread#onSpinWait()}s, then {@link Thread#yield()} per step, with no park and no deadline.
+     * So it is only used where the holder runs a few instructions with no blocking point between
+     * taking the state and releasing it (no park, no wait for another thread, no call that can
+     * unmount a virtual thread). It waits for exactly two kinds of state:
+     *
+     * <ul>
+     *   <li>a {@code CLAIMED} cell: every thread that CASes a cell to CLAIMED (completing,
+     *       killing or refusing a select registration; see {@code Cells}) allocates what it needs
+     *       first and then only CASes the select's state and writes the cell back; it unparks
+     *       and re-registers only after releasing the cell;
+     *   <li>{@code closedAt} / {@code errorAt}: written by the thread whose atomic OR set the
+     *       closed or error bit, in the next statement.
+     * </ul>
+     *
+     * <p>Why that is bounded with one carrier: a virtual holder cannot be unmounted inside such a
+     * window, so a waiter that runs (on the one carrier or as a platform thread) never waits for a
+     * virtual holder that is not running; a platform holder preempted by the OS gets a CPU again,
+     * since the yielding waiter occupies at most the one carrier. Waits for another thread's
+     * progress (a registering select, a partner) never use this: they refuse, or park (see {@code
+     * SelectMeeting.awaitLargerSelect}).
+     */
     static int backoff(int step) {
         if (step < BACKOFF_SPINS) {
             Thread.onSpinWait();

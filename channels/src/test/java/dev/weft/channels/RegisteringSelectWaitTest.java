@@ -1,0 +1,124 @@
+package dev.weft.channels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A select that meets the registration of a select with a larger id that is still registering
+ * waits for it (the only wait for a registering select, see {@code Channel.awaitLargerSelect}).
+ * That wait must park, also when the waiting thread's interrupt flag is set: registration is not
+ * interruptible, and {@code LockSupport.park} returns at once while the flag is set. Before the
+ * fix the waiter spun without ever unmounting, so with one carrier the registering select's
+ * owner never ran again (issue 8, Bug 4, found by {@link OneCarrierProgressTest}), and each turn
+ * pushed a node on the registering select's waiter stack until the heap ran out.
+ *
+ * <p>B = {@code select(x.send, y.receive)} registers its send in x and is held (LOCKED, as if
+ * descheduled) before its second clause. A = {@code select(x.receive)}, with a smaller id and its
+ * interrupt flag set, meets B's registration: it must park until B stops registering, then take
+ * B's value, and keep its interrupt flag for the caller.
+ */
+@Timeout(120)
+class RegisteringSelectWaitTest {
+    /** How long A may take to park; it parks within microseconds when it can. */
+    private static final long PARK_PATIENCE_MS = 5_000;
+
+    @AfterEach
+    void probesOff() {
+        Faults.probe = null;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void interruptedSelectWaitingForARegisteringSelectParks(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<String> x = Channel.newRendezvousChannel();
+        Channel<String> y = Channel.newRendezvousChannel();
+        // thread ids order the selects: A's thread is created first, so id(A) < id(B)
+        Thread a = kind.builder().unstarted(() -> run(() -> {
+            Thread.currentThread().interrupt();
+            assertEquals("A got b", Select.select(x.receiveClause(v -> "A got " + v)));
+            aKeptInterrupt = Thread.currentThread().isInterrupted();
+        }));
+        Thread b = kind.builder().unstarted(() -> run(() -> assertEquals("B sent",
+                Select.select(x.sendClause("b", () -> "B sent"), y.receiveClause(v -> "B got " + v)))));
+        assertTrue(a.threadId() < b.threadId());
+
+        CountDownLatch bRegistered = new CountDownLatch(1);
+        CountDownLatch releaseB = new CountDownLatch(1);
+        AtomicBoolean once = new AtomicBoolean();
+        Faults.probe = point -> {
+            if (point.equals(Faults.SELECT_REGISTERED) && Thread.currentThread() == b
+                    && once.compareAndSet(false, true)) {
+                bRegistered.countDown();
+                try {
+                    releaseB.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        b.start();
+        assertTrue(bRegistered.await(20, TimeUnit.SECONDS), "B did not register");
+        a.start();
+        boolean parked = awaitParked(a);
+        String stackA = Forked.stack(a);
+        releaseB.countDown(); // in any case: a spinning A stops once B stops registering
+        a.join(20_000);
+        b.join(20_000);
+        assertTrue(parked, "A did not park while B was registering; A's stack:\n" + stackA);
+        assertTrue(!a.isAlive() && !b.isAlive(), "the selects did not complete");
+        assertTrue(failure == null, () -> "a select failed: " + failure);
+        assertTrue(aKeptInterrupt, "A's interrupt flag was lost");
+    }
+
+    private volatile Throwable failure;
+    private volatile boolean aKeptInterrupt;
+
+    private void run(Forked.Action action) {
+        try {
+            action.run();
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    /**
+     * Whether {@code t} parks inside {@code awaitLargerSelect} and stays parked: it is seen WAITING
+     * there, then in each of 50 samples over 500 ms. (A platform thread reads WAITING during every
+     * park call, also one that returns at once because the interrupt flag is set; a thread
+     * spinning through such calls is also seen RUNNABLE between them.)
+     */
+    private static boolean awaitParked(Thread t) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PARK_PATIENCE_MS);
+        while (!parkedInAwait(t)) {
+            if (!t.isAlive()) {
+                fail("A finished while B was still registering");
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(1);
+        }
+        for (int k = 0; k < 50; k++) {
+            Thread.sleep(10);
+            if (!parkedInAwait(t)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean parkedInAwait(Thread t) {
+        return t.getState() == Thread.State.WAITING && Forked.stack(t).contains("awaitLargerSelect");
+    }
+}
