@@ -106,7 +106,7 @@ class ReadmeExamplesTest {
         String text = Files.readString(readme(), StandardCharsets.UTF_8);
         for (String required : List.of("<groupId>dev.weft</groupId>", "<artifactId>weft-channels</artifactId>",
                 "<version>" + projectVersion() + "</version>", "requires dev.weft.channels;", "./mvnw -B verify",
-                "./mvnw install -DskipTests", "implementation(\"dev.weft:weft-channels:" + projectVersion() + "\")",
+                "./mvnw -pl channels -am install -DskipTests", "implementation(\"dev.weft:weft-channels:" + projectVersion() + "\")",
                 "## Migrating from jox", "com.softwaremill.jox", "selectUnbiased", "selectWithin")) {
             assertTrue(text.contains(required), "README should mention " + required);
         }
