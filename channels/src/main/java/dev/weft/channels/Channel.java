@@ -17,10 +17,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-/**
- * A Go-style channel: rendezvous, buffered or unlimited, closable as done or in error, usable from
- * virtual and platform threads. See {@link Source} and {@link Sink} for the operations and {@link
- * Select} for selecting among several channels.
+/*
+ * Maintainer notes (a block comment, not javadoc: they stay out of the published API docs).
  *
  * <h2>Algorithm overview (for maintainers)</h2>
  *
@@ -134,6 +132,11 @@ import java.util.function.Supplier;
  * them too before returning), then closes the segment list so no segment can be appended, then
  * sweeps: from the oldest segment still referenced, it wakes waiting receivers of cells at or
  * beyond the final sender count (done), or every waiter and buffered value (error).
+ */
+/**
+ * A Go-style channel: rendezvous, buffered or unlimited, closable as done or in error, usable from
+ * virtual and platform threads. See {@link Source} and {@link Sink} for the operations and {@link
+ * Select} for selecting among several channels.
  *
  * @param <T> the type of values
  */

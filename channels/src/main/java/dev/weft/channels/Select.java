@@ -9,6 +9,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
+/*
+ * Maintainer note (not javadoc): the algorithm (registration in every clause's channel,
+ * rendezvous by CAS on the select's state, select-to-select rendezvous through descriptors in a
+ * global order of select ids) is described in the internal SelectOp class.
+ */
 /**
  * Go-style {@code select}: waits until exactly one of several clauses (receive from a channel,
  * send to a channel) completes, and returns that clause's result.
@@ -21,10 +26,6 @@ import java.util.function.Supplier;
  *
  * <p>A select waits without a helper thread, also with a timeout, and is atomic with respect to
  * interruption: when it throws {@link InterruptedException}, no clause completed.
- *
- * <p>The algorithm (registration in every clause's channel, rendezvous by CAS on the select's
- * state, select-to-select rendezvous through descriptors in a global order of select ids) is
- * described in the internal {@code SelectOp} class.
  */
 public final class Select {
     private Select() {}
