@@ -9,18 +9,19 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+/*
+ * Maintainer notes (a block comment, not javadoc: they stay out of the published API docs): the
+ * algorithm is described on ChannelState, the package-private core this class extends. This class
+ * holds the public API, the send and receive loops, their fast paths, and waiting in a cell.
+ * Flavours (rendezvous, buffered, unlimited) are branches on the final field capacity, not
+ * subclasses, so every call site stays monomorphic; the loops use no lambdas.
+ */
 /**
  * A Go-style channel: rendezvous, buffered or unlimited, closable as done or in error, usable from
  * virtual and platform threads. See {@link Source} and {@link Sink} for the operations and {@link
  * Select} for selecting among several channels.
  *
  * @param <T> the type of values
- */
-/*
- * For maintainers: the algorithm is described on ChannelState, the package-private core this class
- * extends. This class holds the public API, the send and receive loops, their fast paths, and
- * waiting in a cell. Flavours (rendezvous, buffered, unlimited) are branches on the final field
- * capacity, not subclasses, so every call site stays monomorphic; the loops use no lambdas.
  */
 public final class Channel<T> extends ChannelState implements Source<T>, Sink<T> {
     /**

@@ -8,6 +8,12 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+/*
+ * Maintainer note (not javadoc): the algorithm (registration in every clause's channel,
+ * rendezvous by CAS on the select's state, select-to-select rendezvous through descriptors in a
+ * global order of select ids) is described in the internal classes SelectOp (the state machine),
+ * SelectRegistration (the owner's side) and SelectMeeting (everybody else meeting a registration).
+ */
 /**
  * Go-style {@code select}: waits until exactly one of several clauses (receive from a channel,
  * send to a channel) completes, and returns that clause's result.
@@ -20,11 +26,6 @@ import java.util.function.Supplier;
  *
  * <p>A select waits without a helper thread, also with a timeout, and is atomic with respect to
  * interruption: when it throws {@link InterruptedException}, no clause completed.
- *
- * <p>The algorithm (registration in every clause's channel, rendezvous by CAS on the select's
- * state, select-to-select rendezvous through descriptors in a global order of select ids) is
- * described in the internal classes {@code SelectOp}, {@code SelectRegistration} and {@code
- * SelectMeeting}.
  */
 public final class Select {
     private Select() {}

@@ -63,6 +63,14 @@ class ReadmeExamplesTest {
         return fail("README.md not found from " + Path.of("").toAbsolutePath());
     }
 
+    /** The version in the root pom.xml (beside the README), which the README's snippets must give. */
+    static String projectVersion() throws IOException {
+        String pom = Files.readString(readme().resolveSibling("pom.xml"), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("<artifactId>weft-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+        assertTrue(m.find(), "no weft-parent version in the root pom.xml");
+        return m.group(1);
+    }
+
     static List<Block> javaBlocks(String markdown) {
         List<Block> blocks = new ArrayList<>();
         String[] lines = markdown.split("\n", -1);
@@ -97,7 +105,8 @@ class ReadmeExamplesTest {
     void readmeStatesCoordinatesAndTheBuildCommand() throws IOException {
         String text = Files.readString(readme(), StandardCharsets.UTF_8);
         for (String required : List.of("<groupId>dev.weft</groupId>", "<artifactId>weft-channels</artifactId>",
-                "<version>0.1.0-SNAPSHOT</version>", "requires dev.weft.channels;", "./mvnw -B verify",
+                "<version>" + projectVersion() + "</version>", "requires dev.weft.channels;", "./mvnw -B verify",
+                "./mvnw -pl channels -am install -DskipTests", "implementation(\"dev.weft:weft-channels:" + projectVersion() + "\")",
                 "## Migrating from jox", "com.softwaremill.jox", "selectUnbiased", "selectWithin")) {
             assertTrue(text.contains(required), "README should mention " + required);
         }
