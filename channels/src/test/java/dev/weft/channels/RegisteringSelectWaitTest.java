@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A select that meets the registration of a select with a larger id that is still registering
- * waits for it (the only wait for a registering select, see {@code Channel.awaitLargerSelect}).
+ * waits for it (the only wait for a registering select, see {@code SelectMeeting.awaitLargerSelect}).
  * That wait must park, also when the waiting thread's interrupt flag is set: registration is not
  * interruptible, and {@code LockSupport.park} returns at once while the flag is set. Before the
  * fix the waiter spun without ever unmounting, so with one carrier the registering select's

@@ -62,8 +62,7 @@ class Jox47And48SegmentCleanupTest {
      * Same bug class on buffered channels: interrupted receivers (plain and select) must leave
      * their segments removable. Was a bug in channels 3664d08 (fixed in a04dc57): their cells stayed
      * INTERRUPTED_RCV with {@code cleaned=0}, so 1,000 withdrawn receivers on a 1-cell-segment
-     * buffered channel kept ~1,000 segments reachable. Repro: {@code
-     * dev.weft.channels.BufferedWithdrawnReceiversLeak}.
+     * buffered channel kept ~1,000 segments reachable.
      */
     @ParameterizedTest
     @ValueSource(ints = {1, 4})
@@ -127,7 +126,7 @@ class Jox47And48SegmentCleanupTest {
      * The same bug class for completed operations: segments that both counters have passed must
      * become unreachable, or a long-lived channel grows without bound (found on rendezvous and
      * unlimited channels, whose buffer-end segment pointer stayed at the first segment; fixed in
-     * channels b4d8d4c). Repro: {@code dev.weft.stress.repro.CompletedSegmentsLeak}.
+     * channels b4d8d4c).
      */
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 16, -1})
