@@ -158,7 +158,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     @Override
     public Object trySendOrClosed(T value, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(value, "value");
-        return doSend(value, timeoutNanos(timeout), null, 0);
+        return doSend(value, Waiting.timeoutNanos(timeout), null, 0);
     }
 
     // ---- receiving ----------------------------------------------------------------------------
@@ -194,7 +194,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
 
     @Override
     public Object tryReceiveOrClosed(Duration timeout) throws InterruptedException {
-        return doReceive(timeoutNanos(timeout), null, 0);
+        return doReceive(Waiting.timeoutNanos(timeout), null, 0);
     }
 
     @SuppressWarnings("unchecked")
@@ -538,21 +538,6 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     }
 
     // ---- misc ---------------------------------------------------------------------------------
-
-    /** Validates a timeout and converts it to nanoseconds (0: do not wait). */
-    static long timeoutNanos(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-        }
-        long n;
-        try {
-            n = timeout.toNanos();
-        } catch (ArithmeticException e) {
-            n = Long.MAX_VALUE;
-        }
-        return n >= Long.MAX_VALUE / 4 ? -1L : n;
-    }
 
     /** {@code Channel@<identity hash>}, for one-line messages. */
     static String shortName(Channel<?> ch) {

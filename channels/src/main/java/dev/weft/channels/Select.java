@@ -83,7 +83,7 @@ public final class Select {
     @SafeVarargs
     public static <U> U selectWithin(Duration timeout, SelectClause<? extends U>... clauses)
             throws InterruptedException, TimeoutException {
-        Object r = run(clauses, true, Channel.timeoutNanos(timeout), TIMEOUT, true);
+        Object r = run(clauses, true, Waiting.timeoutNanos(timeout), TIMEOUT, true);
         if (r == TIMEOUT) {
             throw new TimeoutException("select timed out after " + timeout);
         }
@@ -106,7 +106,7 @@ public final class Select {
     public static <U> Object selectOrClosedWithin(
             Duration timeout, U timeoutValue, SelectClause<? extends U>... clauses)
             throws InterruptedException {
-        return run(clauses, true, Channel.timeoutNanos(timeout), timeoutValue, false);
+        return run(clauses, true, Waiting.timeoutNanos(timeout), timeoutValue, false);
     }
 
     /**

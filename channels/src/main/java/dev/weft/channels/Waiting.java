@@ -1,5 +1,7 @@
 package dev.weft.channels;
 
+import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
@@ -134,6 +136,21 @@ final class Waiting {
             Thread.yield();
         }
         return step + 1;
+    }
+
+    /** Validates a timeout and converts it to nanoseconds (0: do not wait). */
+    static long timeoutNanos(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+        long n;
+        try {
+            n = timeout.toNanos();
+        } catch (ArithmeticException e) {
+            n = Long.MAX_VALUE;
+        }
+        return n >= Long.MAX_VALUE / 4 ? -1L : n;
     }
 
     /** Converts a timeout to a deadline: 0 means none, which callers avoid by handling 0 first. */
