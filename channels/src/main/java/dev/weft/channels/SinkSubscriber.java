@@ -17,6 +17,9 @@ final class SinkSubscriber<T> implements Flow.Subscriber<T> {
     private final Channel<T> pending;
     private final AtomicReference<Flow.Subscription> subscription = new AtomicReference<>();
 
+    /** The feeder thread, once subscribed. */
+    private volatile Thread feeder;
+
     /** Set by onComplete/onError: the subscription counts as cancelled (rule 2.4). */
     private volatile boolean terminated;
 
@@ -44,7 +47,7 @@ final class SinkSubscriber<T> implements Flow.Subscriber<T> {
             s.cancel();
             return;
         }
-        Thread.ofVirtual().name("weft-subscriber").start(this::feed);
+        feeder = Thread.ofVirtual().name("weft-subscriber").start(this::feed);
         s.request(window);
     }
 
@@ -109,6 +112,11 @@ final class SinkSubscriber<T> implements Flow.Subscriber<T> {
             subscription.get().cancel();
             fail(e);
         }
+    }
+
+    /** The thread that sends to the sink, or {@code null} before a subscription (for tests). */
+    Thread feeder() {
+        return feeder;
     }
 
     @Override

@@ -38,6 +38,11 @@ final class SourceSubscription<T> implements Flow.Subscription, Runnable {
         thread.start();
     }
 
+    /** The thread that signals the subscriber (for tests). */
+    Thread thread() {
+        return thread;
+    }
+
     @Override
     public void request(long n) {
         if (n <= 0L) {
