@@ -11,8 +11,9 @@ import jdk.jfr.Threshold;
 
 /**
  * A send or receive that waited at least the threshold. Disabled by default; enable it with
- * {@code -XX:StartFlightRecording:dev.weft.ChannelWait#enabled=true} or a {@code .jfc} setting
- * (the threshold defaults to 20 ms: {@code dev.weft.ChannelWait#threshold=1 ms}).
+ * {@code -XX:StartFlightRecording:+dev.weft.ChannelWait#enabled=true} or a {@code .jfc} setting
+ * (the threshold defaults to 20 ms: {@code +dev.weft.ChannelWait#threshold=1ms}; the {@code +} adds a setting that
+ * the {@code .jfc} file does not have).
  */
 @Name("dev.weft.ChannelWait")
 @Label("Channel Wait")

@@ -11,7 +11,7 @@ import jdk.jfr.Threshold;
 
 /**
  * A select that waited at least the threshold. Disabled by default; enable it with {@code
- * -XX:StartFlightRecording:dev.weft.SelectWait#enabled=true} or a {@code .jfc} setting (the
+ * -XX:StartFlightRecording:+dev.weft.SelectWait#enabled=true} or a {@code .jfc} setting (the
  * threshold defaults to 20 ms).
  */
 @Name("dev.weft.SelectWait")

@@ -3,7 +3,6 @@ package dev.weft.channels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +30,7 @@ class WithoutJfrTest {
         byte[] out = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM hung");
         String text = new String(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + File.separator + text);
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + "\n" + text);
         assertEquals("OK", text.strip(), text);
     }
 }
