@@ -51,21 +51,43 @@ final class WaitEvents {
 
     /** Starts timing a channel wait; {@code null} (nothing to end) unless the event is enabled. */
     static Object beginChannelWait() {
-        return JFR ? JfrEvents.beginChannelWait() : null;
+        if (!JFR) {
+            return null;
+        }
+        try {
+            return JfrEvents.beginChannelWait();
+        } catch (RuntimeException e) {
+            return null; // observability must never break an operation
+        }
     }
 
     /** Ends what {@link #beginChannelWait()} started; commits if it lasted the threshold. */
     static void endChannelWait(Object event, Channel<?> ch, String operation, String outcome) {
-        JfrEvents.endChannelWait(event, ch, operation, outcome);
+        try {
+            JfrEvents.endChannelWait(event, ch, operation, outcome);
+        } catch (RuntimeException e) {
+            // the operation completed: it must not lose its value because of an event
+        }
     }
 
     /** Starts timing a select's wait; {@code null} unless the event is enabled. */
     static Object beginSelectWait() {
-        return JFR ? JfrEvents.beginSelectWait() : null;
+        if (!JFR) {
+            return null;
+        }
+        try {
+            return JfrEvents.beginSelectWait();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** Ends what {@link #beginSelectWait()} started; commits if it lasted the threshold. */
     static void endSelectWait(Object event, SelectOp op, int clause, String outcome) {
-        JfrEvents.endSelectWait(event, op, clause, outcome);
+        try {
+            JfrEvents.endSelectWait(event, op, clause, outcome);
+        } catch (RuntimeException e) {
+            // the select completed: it must not lose its result because of an event
+        }
     }
 }
