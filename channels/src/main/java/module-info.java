@@ -1,8 +1,12 @@
 /**
  * weft: Go-style channels for Java 21+ virtual threads.
  *
- * <p>The module exports only {@link dev.weft.channels}; everything else is internal.
+ * <p>The module exports only {@link dev.weft.channels}; everything else is internal. It has no
+ * runtime dependencies: {@code jdk.jfr} is optional ({@code requires static}); without it the
+ * channels work the same and only the JFR events are not available.
  */
 module dev.weft.channels {
+    requires static jdk.jfr;
+
     exports dev.weft.channels;
 }

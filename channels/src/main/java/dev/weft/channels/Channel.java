@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -195,6 +196,20 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     private final int capacity;
 
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /** Identifies the channel in descriptions; see {@link #describe()}. */
+    private final long id = IDS.incrementAndGet();
+
+    /** The name given at creation, or {@code null}. */
+    private final String name;
+
+    /** What a waiting send parks on (thread dumps name the channel and operation). */
+    private final ChannelWait.Send sendWait = new ChannelWait.Send(this);
+
+    /** What a waiting receive parks on. */
+    private final ChannelWait.Receive receiveWait = new ChannelWait.Receive(this);
+
     /**
      * Invariant: {@code null} while open; set once, by the winning close, before the closed bits
      * are set in {@code senders}, so whoever sees the bits can read it.
@@ -237,8 +252,13 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     private Channel(int capacity, boolean validated) {
+        this(capacity, (String) null);
+    }
+
+    private Channel(int capacity, String name) {
         super(new Segment(0, null, capacity > 0 ? 3 : 2), capacity, capacity > 0);
         this.capacity = capacity;
+        this.name = name;
     }
 
     private static int checkCapacity(int capacity) {
@@ -291,6 +311,64 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      */
     public static <T> Channel<T> newUnlimitedChannel() {
         return new Channel<>(UNLIMITED, true);
+    }
+
+    /**
+     * Creates a named rendezvous channel. The name shows in {@link #toString()}, in what a
+     * waiting thread parks on ({@link java.util.concurrent.locks.LockSupport#getBlocker}) and in
+     * the JFR events; it has no other effect.
+     *
+     * @param name the name, not {@code null}
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newRendezvousChannel(String name) {
+        return new Channel<>(0, Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * Creates a named buffered channel (see {@link #newBufferedChannel(int)} and {@link
+     * #newRendezvousChannel(String)}).
+     *
+     * @param name the name, not {@code null}
+     * @param capacity the buffer capacity, not negative; 0 creates a rendezvous channel
+     * @param <T> the type of values
+     * @return a new channel
+     * @throws IllegalArgumentException when {@code capacity} is negative
+     */
+    public static <T> Channel<T> newBufferedChannel(String name, int capacity) {
+        return new Channel<>(checkCapacity(capacity), Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * Creates a named buffered channel with the default capacity, 16.
+     *
+     * @param name the name, not {@code null}
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newBufferedDefaultChannel(String name) {
+        return new Channel<>(DEFAULT_CAPACITY, Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * Creates a named unlimited channel.
+     *
+     * @param name the name, not {@code null}
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newUnlimitedChannel(String name) {
+        return new Channel<>(UNLIMITED, Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * The name given at creation.
+     *
+     * @return the name, or {@code null} for an unnamed channel
+     */
+    public String name() {
+        return name;
     }
 
     /** The effective segment size (the {@code weft.segmentSize} property, default 32). */
@@ -396,7 +474,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 Faults.at(Faults.SEND_CLAIMED);
                 res = updateCellSend(seg, i, s, value, waiter, op);
                 if (res == R_INSTALLED && op == null) {
-                    return awaitSend(seg, i, (Thread) waiter, timeout);
+                    return awaitSendObserved(seg, i, (Thread) waiter, timeout);
                 }
             } catch (Error | RuntimeException e) {
                 abandonSendCell(seg, i, waiter);
@@ -438,7 +516,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
 
     private Object awaitSend(Segment seg, int i, Thread me, long timeout) throws InterruptedException {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        Object st = Waiting.awaitCell(seg, i, me, deadline, spin, this);
+        Object st = Waiting.awaitCell(seg, i, me, deadline, spin, sendWait);
         boolean interrupted = st == Waiting.INTERRUPTED;
         if (interrupted || st == Waiting.TIMED_OUT) {
             while (true) {
@@ -665,7 +743,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
                 Faults.at(Faults.RECEIVE_CLAIMED);
                 res = updateCellReceive(seg, i, r, waiter, op);
                 if (res == RCV_INSTALLED && op == null) {
-                    return awaitReceive(seg, i, (Thread) waiter, timeout);
+                    return awaitReceiveObserved(seg, i, (Thread) waiter, timeout);
                 }
             } catch (Error | RuntimeException e) {
                 abandonReceiveCell(seg, i, waiter);
@@ -697,7 +775,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     private Object awaitReceive(Segment seg, int i, Thread me, long timeout)
             throws InterruptedException {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        Object st = Waiting.awaitCell(seg, i, me, deadline, spin, this);
+        Object st = Waiting.awaitCell(seg, i, me, deadline, spin, receiveWait);
         boolean interrupted = st == Waiting.INTERRUPTED;
         if (interrupted || st == Waiting.TIMED_OUT) {
             while (true) {
@@ -1733,12 +1811,12 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
     }
 
     /**
-     * Dumps the counters and the cell states of every reachable segment, for debugging.
+     * Dumps the counters and the cell states of the reachable segments (at most 16), for
+     * debugging the channel itself. For logs, use {@link #toString()}.
      *
-     * @return a multi-line description of the channel's state
+     * @return a multi-line description of the channel's internal state
      */
-    @Override
-    public String toString() {
+    public String dumpCells() {
         long w = senders();
         StringBuilder sb = new StringBuilder("Channel(capacity=");
         sb.append(capacity == UNLIMITED ? "unlimited" : String.valueOf(capacity))
@@ -1760,5 +1838,113 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
             sb.append("\n  ").append(s);
         }
         return sb.toString();
+    }
+
+    // =============================================================================================
+    // Observability: descriptions and JFR events of waits
+    // =============================================================================================
+
+    /** The capacity, -1 for unlimited (for {@link Flows#subscriber(Sink)}). */
+    int capacityForFlows() {
+        return capacity;
+    }
+
+    /** Names longer than this are cut in descriptions, so that they stay bounded. */
+    private static final int MAX_NAME_IN_TEXT = 64;
+
+    /**
+     * The channel in a few words: {@code Channel[orders, capacity 16]} when named, {@code
+     * Channel#42[capacity 16]} otherwise ({@code capacity unlimited} for an unlimited channel).
+     */
+    String describe() {
+        return appendIdentity(new StringBuilder(48)).append(']').toString();
+    }
+
+    private StringBuilder appendIdentity(StringBuilder sb) {
+        sb.append("Channel");
+        if (name != null) {
+            sb.append('[');
+            if (name.length() > MAX_NAME_IN_TEXT) {
+                sb.append(name, 0, MAX_NAME_IN_TEXT).append("...");
+            } else {
+                sb.append(name);
+            }
+            sb.append(", ");
+        } else {
+            sb.append('#').append(id).append('[');
+        }
+        sb.append("capacity ").append(capacity == UNLIMITED ? "unlimited" : String.valueOf(capacity));
+        return sb;
+    }
+
+    /**
+     * One line for logs: the name (or {@code #id}), the capacity, whether the channel is open,
+     * done or in error, and, from its counters, about how many values are buffered and how many
+     * senders and receivers wait. For example {@code Channel[orders, capacity 16, open, buffered
+     * ~16, waiting senders ~3, waiting receivers ~0]}. The numbers are approximate: they are read
+     * without a snapshot, and a waiter that gave up (interrupt, timeout) still counts until a
+     * partner reaches its cell. Takes constant time; the text is bounded (long names are cut).
+     * {@link #dumpCells()} shows the cells.
+     *
+     * @return a one-line description of the channel
+     */
+    @Override
+    public String toString() {
+        long w = senders();
+        long s = w & COUNT_MASK;
+        long r = receivers();
+        StringBuilder sb = appendIdentity(new StringBuilder(128));
+        boolean closed = (w & CLOSED_BIT) != 0;
+        sb.append(", ").append(!closed ? "open" : (w & ERROR_BIT) != 0 ? "error" : "done");
+        long end = capacity == UNLIMITED ? Long.MAX_VALUE : capacity > 0 ? bufferEnd() : r;
+        if (capacity != 0 && !(closed && (w & ERROR_BIT) != 0)) {
+            sb.append(", buffered ~").append(Math.max(0L, Math.min(s, end) - r));
+        }
+        if (!closed) {
+            sb.append(", waiting senders ~").append(Math.max(0L, s - Math.max(r, end)))
+                    .append(", waiting receivers ~").append(Math.max(0L, r - s));
+        }
+        return sb.append(']').toString();
+    }
+
+    /** {@link #awaitSend}, recording a JFR {@code dev.weft.ChannelWait} event when enabled. */
+    private Object awaitSendObserved(Segment seg, int i, Thread me, long timeout)
+            throws InterruptedException {
+        Object event = WaitEvents.beginChannelWait();
+        if (event == null) {
+            return awaitSend(seg, i, me, timeout);
+        }
+        Object r;
+        try {
+            r = awaitSend(seg, i, me, timeout);
+        } catch (InterruptedException e) {
+            WaitEvents.endChannelWait(event, this, WaitEvents.SEND, WaitEvents.INTERRUPT);
+            throw e;
+        }
+        String outcome =
+                r == null ? WaitEvents.RENDEZVOUS : r == NOT_SENT ? WaitEvents.TIMEOUT : WaitEvents.CLOSE;
+        WaitEvents.endChannelWait(event, this, WaitEvents.SEND, outcome);
+        return r;
+    }
+
+    /** {@link #awaitReceive}, recording a JFR {@code dev.weft.ChannelWait} event when enabled. */
+    private Object awaitReceiveObserved(Segment seg, int i, Thread me, long timeout)
+            throws InterruptedException {
+        Object event = WaitEvents.beginChannelWait();
+        if (event == null) {
+            return awaitReceive(seg, i, me, timeout);
+        }
+        Object r;
+        try {
+            r = awaitReceive(seg, i, me, timeout);
+        } catch (InterruptedException e) {
+            WaitEvents.endChannelWait(event, this, WaitEvents.RECEIVE, WaitEvents.INTERRUPT);
+            throw e;
+        }
+        String outcome =
+                r == null ? WaitEvents.TIMEOUT
+                        : isCloseSignal(r) ? WaitEvents.CLOSE : WaitEvents.RENDEZVOUS;
+        WaitEvents.endChannelWait(event, this, WaitEvents.RECEIVE, outcome);
+        return r;
     }
 }

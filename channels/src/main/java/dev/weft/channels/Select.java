@@ -285,7 +285,7 @@ public final class Select {
                 Faults.at(Faults.SELECT_REGISTERED);
             }
             if (st == null) {
-                st = await(op, timeout);
+                st = awaitObserved(op, timeout);
             }
         } catch (Throwable t) {
             abort(op);
@@ -498,5 +498,24 @@ public final class Select {
             }
         }
         return clauses[n].result(null);
+    }
+
+    /** {@link #await}, recording a JFR {@code dev.weft.SelectWait} event when enabled. */
+    private static Object awaitObserved(SelectOp op, long timeout) {
+        Object event = WaitEvents.beginSelectWait();
+        if (event == null) {
+            return await(op, timeout);
+        }
+        Object st = await(op, timeout);
+        if (st == INTERRUPTED) {
+            WaitEvents.endSelectWait(event, op, -1, WaitEvents.INTERRUPT);
+        } else if (st == SelectOp.CANCELLED) {
+            WaitEvents.endSelectWait(event, op, -1, WaitEvents.TIMEOUT);
+        } else if (st instanceof SelectOp.ClosedSel c) {
+            WaitEvents.endSelectWait(event, op, c.k, WaitEvents.CLOSE);
+        } else if (st instanceof SelectOp.Selected sel) {
+            WaitEvents.endSelectWait(event, op, sel.k, WaitEvents.RENDEZVOUS);
+        }
+        return st;
     }
 }

@@ -149,7 +149,7 @@ public final class MemoryBoundedness {
                 int r = ch.reachableSegments();
                 worstAfterBatch = Math.max(worstAfterBatch, r);
                 if (r > BOUND) {
-                    System.out.println("    after " + (done + batch) + " waiters: " + r + " segments reachable: " + ch);
+                    System.out.println("    after " + (done + batch) + " waiters: " + r + " segments reachable: " + ch.dumpCells());
                 }
             }
             done += batch;

@@ -53,7 +53,7 @@ class Jox47And48SegmentCleanupTest {
                 interruptAll(senders);
                 int reach = StressHooks.reachableSegments(ch);
                 assertTrue(reach <= StressHooks.idleSegmentBound(ch), "capacity " + capacity + ", after " + (batch + 1) * 100
-                        + " interrupted sends: " + reach + " segments reachable\n" + ch);
+                        + " interrupted sends: " + reach + " segments reachable\n" + ch.dumpCells());
             }
         }
     }
@@ -116,11 +116,11 @@ class Jox47And48SegmentCleanupTest {
             interruptAll(waiters);
             int reach = StressHooks.reachableSegments(ch);
             assertTrue(reach <= StressHooks.idleSegmentBound(ch), "after 500 interrupted " + (send ? "sends" : "receives") + ": " + reach
-                    + " segments reachable\n" + ch);
+                    + " segments reachable\n" + ch.dumpCells());
         }
         ch.done();
         int reach = StressHooks.reachableSegments(ch);
-        assertTrue(reach <= StressHooks.idleSegmentBound(ch), "after close: " + reach + " segments reachable\n" + ch);
+        assertTrue(reach <= StressHooks.idleSegmentBound(ch), "after close: " + reach + " segments reachable\n" + ch.dumpCells());
     }
 
     /**
