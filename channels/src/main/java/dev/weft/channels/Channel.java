@@ -348,7 +348,7 @@ public final class Channel<T> extends ChannelCounters implements Source<T>, Sink
      * @return a new channel
      */
     public static <T> Channel<T> newBufferedDefaultChannel(String name) {
-        return new Channel<>(DEFAULT_CAPACITY, Objects.requireNonNull(name, "name"));
+        return new Channel<>(DEFAULT_BUFFER_SIZE, Objects.requireNonNull(name, "name"));
     }
 
     /**
