@@ -57,8 +57,11 @@ public final class MemorySoak {
         double seconds = 0;
         try {
             soak.run(Math.max(count / 20, 1));
+            // the first histogram stays alive until the end, so it is measured at both ends
             HeapHistogram before = HeapHistogram.take();
-            start = before != null ? before.liveBytes() : usedAfterGc();
+            HeapHistogram startHistogram = before != null ? HeapHistogram.take() : null;
+            start = startHistogram != null ? startHistogram.liveBytes() : usedAfterGc();
+            startHistogram = null;
             t0 = System.nanoTime();
             soak.run(count);
             seconds = (System.nanoTime() - t0) / 1e9;

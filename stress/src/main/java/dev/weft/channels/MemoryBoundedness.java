@@ -14,8 +14,10 @@ import java.util.function.IntFunction;
  * interrupted once all of them are parked, and withdraw. A {@link SegmentWatch} per channel keeps
  * weak references to the segments the channel's pointers referenced (sampled while each batch is
  * parked and after it withdrew); every {@link #CHECK_EVERY_BATCHES} batches and at the end, at
- * most {@link SegmentWatch#idleBound} of them may survive a GC. The heap used after GC is
- * measured before and after each kind and may grow by at most {@link #GROWTH_BOUND_BYTES}.
+ * most {@link SegmentWatch#idleBound} of them may survive a GC. The heap used after GC before and
+ * after each kind is reported, not checked: in the 2 GiB heap of {@code stress/run.sh} a full GC
+ * may leave megabytes of dead space in place, so the bounded heap checks are the channel tests'
+ * soaks in a 32 MiB heap ({@code MemorySoakTest}).
  * {@link Channel#reachableSegments()} (a walk along {@code next} from the channel's pointers,
  * blind to what {@code prev} keeps) is only reported. Kinds: interrupted rendezvous senders,
  * interrupted rendezvous receivers, interrupted receivers on an empty buffered channel,
@@ -29,16 +31,13 @@ public final class MemoryBoundedness {
     static final int BATCH = 10_000;
     /** GC checks every this many batches (a full GC each). */
     static final int CHECK_EVERY_BATCHES = 10;
-    /** How much the heap used after GC may grow over one kind's run (a leaked cell per waiter is more). */
-    static final long GROWTH_BOUND_BYTES = 4L << 20;
 
     private MemoryBoundedness() {}
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         System.out.printf("MemoryBoundedness: %,d waiters per kind, segmentSize=%d, bound=%d segments alive after GC"
-                + " (plus those a buffer spans), heap growth bound %,d KiB%n",
-                n, Channel.segmentSize(), SegmentWatch.IDLE_BOUND, GROWTH_BOUND_BYTES >> 10);
+                + " (plus those a buffer spans)%n", n, Channel.segmentSize(), SegmentWatch.IDLE_BOUND);
         boolean ok = true;
 
         Channel<Integer> rendezvous = Channel.newRendezvousChannel();
@@ -150,8 +149,8 @@ public final class MemoryBoundedness {
     }
 
     /**
-     * The end-of-kind check: every watch's segments collected, the heap grown by at most {@link
-     * #GROWTH_BOUND_BYTES}; returns the failures, or null. Sets {@link #lastFigures}.
+     * The end-of-kind check: every watch's segments collected; returns the failures, or null. Sets
+     * {@link #lastFigures}, with the heap after GC before and after.
      */
     static String gcCheck(List<SegmentWatch> watches, long heapBefore) {
         StringBuilder failures = new StringBuilder();
@@ -169,9 +168,6 @@ public final class MemoryBoundedness {
         }
         lastFigures = String.format("watched segments alive after GC: %s, heap after GC %,d -> %,d KiB",
                 segments, heapBefore >> 10, heapAfter >> 10);
-        if (heapAfter - heapBefore > GROWTH_BOUND_BYTES) {
-            failures.append("heap after GC grew by ").append((heapAfter - heapBefore) >> 10).append(" KiB\n");
-        }
         return failures.length() == 0 ? null : failures.toString();
     }
 
