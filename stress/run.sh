@@ -3,7 +3,8 @@
 #
 #   stress/run.sh ci      ~2.5 minutes: RandomStress 50 s at the default segment size, 50 s with
 #                         1-cell segments, 20 s with 2-cell segments (each over capacities
-#                         0,1,2,16,100,unlimited), then MemoryBoundedness (1,000,000 waiters per kind)
+#                         0,1,2,16,100,unlimited), then MemoryBoundedness (1,000,000 waiters per kind,
+#                         checked with weak references and heap after GC)
 #   stress/run.sh long    ~30 minutes: RandomStress 10 min at each segment size (default, 1, 2),
 #                         then MemoryBoundedness
 #   stress/run.sh custom SECONDS [CAPACITIES] [SEGMENT_SIZES]   e.g. custom 60 0,1,-1 32,1

@@ -51,7 +51,11 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     }
 
     private Channel(int capacity, boolean validated) {
-        super(capacity);
+        this(capacity, (String) null);
+    }
+
+    private Channel(int capacity, String name) {
+        super(capacity, name);
     }
 
     private static int checkCapacity(int capacity) {
@@ -104,6 +108,64 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      */
     public static <T> Channel<T> newUnlimitedChannel() {
         return new Channel<>(UNLIMITED, true);
+    }
+
+    /**
+     * Creates a named rendezvous channel. The name shows in {@link #toString()}, in what a
+     * waiting thread parks on ({@link java.util.concurrent.locks.LockSupport#getBlocker}) and in
+     * the JFR events; it has no other effect.
+     *
+     * @param name the name, not {@code null}
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newRendezvousChannel(String name) {
+        return new Channel<>(0, Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * Creates a named buffered channel (see {@link #newBufferedChannel(int)} and {@link
+     * #newRendezvousChannel(String)}).
+     *
+     * @param name the name, not {@code null}
+     * @param capacity the buffer capacity, not negative; 0 creates a rendezvous channel
+     * @param <T> the type of values
+     * @return a new channel
+     * @throws IllegalArgumentException when {@code capacity} is negative
+     */
+    public static <T> Channel<T> newBufferedChannel(String name, int capacity) {
+        return new Channel<>(checkCapacity(capacity), Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * Creates a named buffered channel with the default capacity, 16.
+     *
+     * @param name the name, not {@code null}
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newBufferedDefaultChannel(String name) {
+        return new Channel<>(DEFAULT_BUFFER_SIZE, Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * Creates a named unlimited channel.
+     *
+     * @param name the name, not {@code null}
+     * @param <T> the type of values
+     * @return a new channel
+     */
+    public static <T> Channel<T> newUnlimitedChannel(String name) {
+        return new Channel<>(UNLIMITED, Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * The name given at creation.
+     *
+     * @return the name, or {@code null} for an unnamed channel
+     */
+    public String name() {
+        return name;
     }
 
     /** The effective segment size (the {@code weft.segmentSize} property, default 32). */
@@ -261,17 +323,6 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     }
 
     /**
-     * The segment of cell {@code c}, starting from {@code seg} (the sender's or the receiver's
-     * segment pointer, by {@code send}): {@code seg} itself, or the one found by {@link
-     * #findSegment(boolean, Segment, long)}, which may be beyond c's (c's was removed), or {@code
-     * null} when the list is closed.
-     */
-    private Segment segmentOf(boolean send, Segment seg, long c) {
-        long id = c / SIZE;
-        return seg.id == id ? seg : findSegment(send, seg, id);
-    }
-
-    /**
      * What waits in the claimed cell: the registering select (which records the cell), the
      * current thread, or nobody for a try-operation.
      */
@@ -300,7 +351,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
 
     /** Waits as the sender of the cell; returns DONE, CLOSED or NO_WAITER (timed out). */
     private Result awaitSend(Segment seg, int i, Thread me, long timeout) throws InterruptedException {
-        Object st = awaitInCell(seg, i, me, timeout, true);
+        Object st = Waiting.awaitInCell(this, seg, i, me, timeout, true);
         if (st == null) {
             return Result.NO_WAITER;
         }
@@ -391,7 +442,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     /** Waits as the receiver of the cell; returns the value, CLOSED or NO_WAITER (timed out). */
     private Object awaitReceive(Segment seg, int i, Thread me, long timeout)
             throws InterruptedException {
-        Object st = awaitInCell(seg, i, me, timeout, false);
+        Object st = Waiting.awaitInCell(this, seg, i, me, timeout, false);
         if (st == null) {
             return Result.NO_WAITER;
         }
@@ -402,35 +453,6 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         Object v = seg.lpElement(i);
         seg.spElement(i, null);
         return v;
-    }
-
-    /**
-     * Waits in cell {@code i} of {@code seg} until a partner or closing changes it; on interrupt
-     * or timeout withdraws from it, unless the partner came first (then the operation completes
-     * normally and the interrupt stays visible).
-     *
-     * @return the state that ended the wait (DONE, BUFFERED or CLOSED), or {@code null} when it
-     *     timed out and withdrew
-     * @throws InterruptedException when interrupted and withdrawn
-     */
-    private Object awaitInCell(Segment seg, int i, Thread me, long timeout, boolean send)
-            throws InterruptedException {
-        long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        Object st = Waiting.awaitCell(seg, i, me, deadline, spin, this);
-        boolean interrupted = st == Result.INTERRUPTED;
-        if (interrupted || st == Result.TIMED_OUT) {
-            st = Withdrawal.withdrawWaiter(this, seg, i, me, send);
-            if (st == null) {
-                if (interrupted) {
-                    throw new InterruptedException();
-                }
-                return null;
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt(); // the partner won the race
-            }
-        }
-        return st;
     }
 
     // ---- closing ------------------------------------------------------------------------------
@@ -532,11 +554,6 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         }
     }
 
-    /** The buffer capacity: 0 for rendezvous, -1 for unlimited. */
-    int capacity() {
-        return capacity;
-    }
-
     // ---- misc ---------------------------------------------------------------------------------
 
     /** {@code Channel@<identity hash>}, for one-line messages. */
@@ -545,32 +562,28 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     }
 
     /**
-     * Dumps the counters and the cell states of every reachable segment, for debugging.
+     * Dumps the counters and the cell states of the reachable segments (at most 16), for
+     * debugging the channel itself. For logs, use {@link #toString()}.
      *
-     * @return a multi-line description of the channel's state
+     * @return a multi-line description of the channel's internal state
+     */
+    public String dumpCells() {
+        return Descriptions.dumpCells(this);
+    }
+
+    /**
+     * One line for logs: the name (or {@code #id}), the capacity, whether the channel is open,
+     * done or in error, and, from its counters, about how many values are buffered and how many
+     * senders and receivers wait. For example {@code Channel[orders, capacity 16, open, buffered
+     * ~16, waiting senders ~3, waiting receivers ~0]}. The numbers are approximate: they are read
+     * without a snapshot, and a waiter that gave up (interrupt, timeout) still counts until a
+     * partner reaches its cell. Takes constant time; the text is bounded (long names are cut).
+     * {@link #dumpCells()} shows the cells.
+     *
+     * @return a one-line description of the channel
      */
     @Override
     public String toString() {
-        long w = lvSenders();
-        StringBuilder sb = new StringBuilder("Channel(capacity=");
-        sb.append(capacity == UNLIMITED ? "unlimited" : String.valueOf(capacity))
-                .append(", senders=")
-                .append(w & COUNT_MASK)
-                .append((w & CLOSED_BIT) != 0 ? ((w & ERROR_BIT) != 0 ? " [error]" : " [done]") : "")
-                .append(", receivers=")
-                .append(lvReceiverCount());
-        if (capacity > 0) {
-            sb.append(", bufferEnd=").append(lvBufferEnd());
-        }
-        sb.append(')');
-        int shown = 0;
-        for (Segment s = oldestSegment(); s != null && s != Segment.CLOSED_LIST; s = s.next()) {
-            if (shown++ == 16) {
-                sb.append("\n  ...");
-                break;
-            }
-            sb.append("\n  ").append(s);
-        }
-        return sb.toString();
+        return Descriptions.line(this);
     }
 }

@@ -203,6 +203,17 @@ abstract class ChannelCounters extends Pad3 {
         return s;
     }
 
+    /**
+     * The segment of cell {@code c}, starting from {@code seg} (the sender's or the receiver's
+     * segment pointer, by {@code send}): {@code seg} itself, or the one found by {@link
+     * #findSegment(boolean, Segment, long)}, which may be beyond c's (c's was removed), or {@code
+     * null} when the list is closed.
+     */
+    final Segment segmentOf(boolean send, Segment seg, long c) {
+        long id = c / SIZE;
+        return seg.id == id ? seg : findSegment(send, seg, id);
+    }
+
     /** The oldest segment any pointer references. */
     final Segment oldestSegment() {
         Segment a = sendSegment;

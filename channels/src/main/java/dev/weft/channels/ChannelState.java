@@ -2,6 +2,7 @@ package dev.weft.channels;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The core of a {@link Channel}: its state besides the counters (capacity, close reason, the
@@ -138,6 +139,20 @@ abstract class ChannelState extends ChannelCounters {
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     final int capacity;
 
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /** Identifies the channel in descriptions; see {@link #describe()}. */
+    final long id = IDS.incrementAndGet();
+
+    /** The name given at creation, or {@code null}. */
+    final String name;
+
+    /** What a waiting send parks on (thread dumps name the channel and operation). */
+    final ChannelWait.Send sendWait = new ChannelWait.Send(this);
+
+    /** What a waiting receive parks on. */
+    final ChannelWait.Receive receiveWait = new ChannelWait.Receive(this);
+
     /**
      * Invariant: {@code null} while open; set once, by the winning close, before the closed bits
      * are set in {@code senders}, so whoever sees the bits can read it.
@@ -159,9 +174,44 @@ abstract class ChannelState extends ChannelCounters {
      */
     private volatile long errorAt = -1L;
 
-    ChannelState(int capacity) {
+    ChannelState(int capacity, String name) {
         super(new Segment(0, null, capacity > 0 ? 3 : 2), capacity, capacity > 0);
         this.capacity = capacity;
+        this.name = name;
+    }
+
+    /** The buffer capacity: 0 for rendezvous, -1 for unlimited. */
+    final int capacity() {
+        return capacity;
+    }
+
+    /** Names longer than this are cut in descriptions, so that they stay bounded. */
+    private static final int MAX_NAME_IN_TEXT = 64;
+
+    /**
+     * The channel in a few words: {@code Channel[orders, capacity 16]} when named, {@code
+     * Channel#42[capacity 16]} otherwise ({@code capacity unlimited} for an unlimited channel).
+     */
+    final String describe() {
+        return appendIdentity(new StringBuilder(48)).append(']').toString();
+    }
+
+    /** Appends the description of {@link #describe()} without its closing bracket. */
+    final StringBuilder appendIdentity(StringBuilder sb) {
+        sb.append("Channel");
+        if (name != null) {
+            sb.append('[');
+            if (name.length() > MAX_NAME_IN_TEXT) {
+                sb.append(name, 0, MAX_NAME_IN_TEXT).append("...");
+            } else {
+                sb.append(name);
+            }
+            sb.append(", ");
+        } else {
+            sb.append('#').append(id).append('[');
+        }
+        sb.append("capacity ").append(capacity == UNLIMITED ? "unlimited" : String.valueOf(capacity));
+        return sb;
     }
 
     final ChannelClosed lvCloseReason() {

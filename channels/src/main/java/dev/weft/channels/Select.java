@@ -284,7 +284,7 @@ public final class Select {
                 Faults.at(Faults.SELECT_REGISTERED);
             }
             if (st == null) {
-                st = SelectRegistration.await(op, timeout);
+                st = SelectRegistration.awaitObserved(op, timeout);
             }
         } catch (Throwable t) {
             SelectRegistration.abort(op);

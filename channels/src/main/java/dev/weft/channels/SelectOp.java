@@ -265,8 +265,37 @@ final class SelectOp {
         return reregister && REREGISTER.compareAndSet(this, true, false);
     }
 
+    /** Clauses shown by {@link #describeClauses()}; the rest are counted. */
+    private static final int MAX_CLAUSES_IN_TEXT = 8;
+
+    /**
+     * The clauses in a few words, bounded: {@code [receive on Channel[a, capacity 0], send on
+     * Channel#3[capacity 1]]}.
+     */
+    String describeClauses() {
+        StringBuilder sb = new StringBuilder(64).append('[');
+        for (int k = 0; k < clauses.length; k++) {
+            if (k == MAX_CLAUSES_IN_TEXT) {
+                sb.append(", ... (").append(clauses.length).append(" clauses)");
+                break;
+            }
+            if (k > 0) {
+                sb.append(", ");
+            }
+            sb.append(clauses[k].isSend() ? WaitEvents.SEND : WaitEvents.RECEIVE)
+                    .append(" on ")
+                    .append(clauses[k].channel().describe());
+        }
+        return sb.append(']').toString();
+    }
+
+    /**
+     * What {@link java.util.concurrent.locks.LockSupport#getBlocker} shows for a waiting select
+     * (it parks on this object): {@code select on [receive on Channel[a, capacity 0], ...]
+     * (Select#7, WAITING)}. Built only when asked for.
+     */
     @Override
     public String toString() {
-        return "Select#" + id + "(" + state + ")";
+        return "select on " + describeClauses() + " (Select#" + id + ", " + state + ")";
     }
 }

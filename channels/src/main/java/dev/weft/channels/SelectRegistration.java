@@ -116,6 +116,25 @@ final class SelectRegistration {
         }
     }
 
+    /** {@link #await}, recording a JFR {@code dev.weft.SelectWait} event when enabled. */
+    static Object awaitObserved(SelectOp op, long timeout) {
+        Object event = WaitEvents.beginSelectWait();
+        if (event == null) {
+            return await(op, timeout);
+        }
+        Object st = await(op, timeout);
+        if (st == Result.INTERRUPTED) {
+            WaitEvents.endSelectWait(event, op, -1, WaitEvents.INTERRUPT);
+        } else if (st == SelectOp.CANCELLED) {
+            WaitEvents.endSelectWait(event, op, -1, WaitEvents.TIMEOUT);
+        } else if (st instanceof SelectOp.ClosedSel c) {
+            WaitEvents.endSelectWait(event, op, c.k(), WaitEvents.CLOSE);
+        } else if (st instanceof SelectOp.Selected sel) {
+            WaitEvents.endSelectWait(event, op, sel.k(), WaitEvents.RENDEZVOUS);
+        }
+        return st;
+    }
+
     /** Registers again every clause whose registration was refused (op is LOCKED). */
     private static Object reregister(SelectOp op) {
         for (int k = 0; k < op.clauses.length; k++) {

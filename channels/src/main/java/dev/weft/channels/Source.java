@@ -2,9 +2,12 @@ package dev.weft.channels;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * The receiving side of a channel.
@@ -12,6 +15,12 @@ import java.util.function.Function;
  * <p>Blocking receives wait with {@link java.util.concurrent.locks.LockSupport}, so they never pin
  * a virtual thread's carrier. Every blocking receive is atomic with respect to interruption and
  * timeout: when it throws {@link InterruptedException} or times out, it consumed nothing.
+ *
+ * <p><b>Iterating.</b> {@link #iterator()}, {@link #asIterable()} (for a for-each loop) and {@link
+ * #stream()} receive the values one by one until the channel is done. {@code Source} is not itself
+ * an {@link Iterable}: its {@link #forEach(Consumer)} (kept from jox) throws {@link
+ * InterruptedException} and has the same erasure as {@code Iterable.forEach}, so the two cannot
+ * coexist. These methods are defaults: an implementation of {@code Source} gets them for free.
  *
  * @param <T> the type of values
  */
@@ -153,5 +162,69 @@ public interface Source<T> extends CloseableChannel {
         List<T> list = new ArrayList<>();
         forEach(list::add);
         return list;
+    }
+
+    /**
+     * An iterator that receives the values of this channel until it is done.
+     *
+     * <ul>
+     *   <li>{@code hasNext()} waits for a value, receives it and holds it until {@code next()}
+     *       returns it; it returns {@code false} once the channel is done (and drained), and then
+     *       forever. Each value is received exactly once, by the {@code hasNext()} (or {@code
+     *       next()}) that found it: calling {@code hasNext()} again returns the held value, not a
+     *       new one. An iterator abandoned after {@code hasNext()} returned {@code true} and
+     *       before {@code next()} keeps that value: other receivers will not get it.
+     *   <li>When the channel is closed in error, {@code hasNext()} and {@code next()} throw
+     *       {@link ChannelErrorException}.
+     *   <li>When the thread is interrupted while {@code hasNext()} or {@code next()} waits, they
+     *       throw {@link ReceiveInterruptedException} with the interrupt flag set again. The
+     *       interrupted wait consumed nothing (receives are atomic with respect to interrupts), so
+     *       no value is lost; the iterator can be used again once the flag is cleared.
+     *   <li>{@code next()} after the end throws {@link java.util.NoSuchElementException}; {@code
+     *       remove()} is not supported.
+     * </ul>
+     *
+     * <p>An iterator is for one thread, like any iterator. Several threads may iterate the same
+     * channel, each with its own iterator; they then share out its values.
+     *
+     * @return a new iterator over the values still to be received
+     */
+    default Iterator<T> iterator() {
+        return new SourceIterator<>(this);
+    }
+
+    /**
+     * This channel as an {@link Iterable}, for a for-each loop: {@code for (T v :
+     * ch.asIterable())}. Each call of its {@code iterator()} returns a new {@link #iterator()};
+     * see there for how values, the end, errors and interrupts are handled.
+     *
+     * @return an iterable whose iterators receive from this channel
+     */
+    default Iterable<T> asIterable() {
+        return this::iterator;
+    }
+
+    /**
+     * A sequential, lazy {@link Stream} of the values still to be received, ending when the
+     * channel is done.
+     *
+     * <p>The stream receives a value only when its pipeline asks for the next element, one at a
+     * time: it never reads ahead, never buffers and never splits (not even if made {@code
+     * parallel()}). So every value it receives is passed down the pipeline, and a short-circuiting
+     * stream receives exactly what its pipeline consumed: {@code limit(n)} receives {@code n}
+     * values (fewer if the channel is done first), {@code findFirst()} one, {@code anyMatch(p)}
+     * up to and including the first match. Operations that must see one value too many consume it:
+     * {@code takeWhile(p)} receives the first value that fails {@code p} and drops it. Values that
+     * a {@code filter} drops are consumed too.
+     *
+     * <p>A terminal operation throws {@link ChannelErrorException} when the channel is closed in
+     * error, and {@link ReceiveInterruptedException} (with the interrupt flag set again) when the
+     * thread is interrupted while it waits; the interrupted wait consumed nothing. Closing the
+     * stream does not close the channel.
+     *
+     * @return a new stream over the values still to be received
+     */
+    default Stream<T> stream() {
+        return StreamSupport.stream(new SourceIterator<>(this), false);
     }
 }

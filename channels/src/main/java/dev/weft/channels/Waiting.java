@@ -59,6 +59,57 @@ final class Waiting {
     }
 
     /**
+     * Waits as the sender ({@code send}) or receiver in cell {@code i} of {@code seg} of {@code ch}
+     * until a partner or closing changes it; on interrupt or timeout withdraws from it, unless the
+     * partner came first (then the operation completes normally and the interrupt stays visible).
+     * Records a JFR {@code dev.weft.ChannelWait} event when enabled.
+     *
+     * @return the state that ended the wait (DONE, BUFFERED or CLOSED), or {@code null} when it
+     *     timed out and withdrew
+     * @throws InterruptedException when interrupted and withdrawn
+     */
+    static Object awaitInCell(ChannelState ch, Segment seg, int i, Thread me, long timeout, boolean send)
+            throws InterruptedException {
+        Object event = WaitEvents.beginChannelWait();
+        if (event == null) {
+            return awaitInCellOrWithdraw(ch, seg, i, me, timeout, send);
+        }
+        String operation = send ? WaitEvents.SEND : WaitEvents.RECEIVE;
+        Object st;
+        try {
+            st = awaitInCellOrWithdraw(ch, seg, i, me, timeout, send);
+        } catch (InterruptedException e) {
+            WaitEvents.endChannelWait(event, ch, operation, WaitEvents.INTERRUPT);
+            throw e;
+        }
+        String outcome =
+                st == null ? WaitEvents.TIMEOUT : st == Cells.State.CLOSED ? WaitEvents.CLOSE : WaitEvents.RENDEZVOUS;
+        WaitEvents.endChannelWait(event, ch, operation, outcome);
+        return st;
+    }
+
+    private static Object awaitInCellOrWithdraw(
+            ChannelState ch, Segment seg, int i, Thread me, long timeout, boolean send)
+            throws InterruptedException {
+        long deadline = timeout > 0 ? deadline(timeout) : 0L;
+        Object st = awaitCell(seg, i, me, deadline, ch.spin, send ? ch.sendWait : ch.receiveWait);
+        boolean interrupted = st == Result.INTERRUPTED;
+        if (interrupted || st == Result.TIMED_OUT) {
+            st = Withdrawal.withdrawWaiter(ch, seg, i, me, send);
+            if (st == null) {
+                if (interrupted) {
+                    throw new InterruptedException();
+                }
+                return null;
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // the partner won the race
+            }
+        }
+        return st;
+    }
+
+    /**
      * Waits until cell {@code i} of {@code seg} no longer holds {@code me}.
      *
      * @param deadline a {@link System#nanoTime()} deadline, or 0 to wait without one

@@ -152,7 +152,7 @@ class ChannelCloseTest {
             assertFalse(ch.isClosedForReceive());
             assertEquals(1, ch.receive());
         }
-        assertTrue(ch.isClosedForReceive(), "done and drained: " + ch);
+        assertTrue(ch.isClosedForReceive(), "done and drained: " + ch.dumpCells());
         assertEquals(new ChannelDone(ch), ch.closedForReceive());
         assertEquals(new ChannelDone(ch), ch.tryReceiveOrClosed());
     }

@@ -172,7 +172,7 @@ class ChannelInterruptTest {
         gone2.interrupt();
         assertInstanceOf(InterruptedException.class, gone1.failure());
         assertInstanceOf(InterruptedException.class, gone2.failure());
-        assertTrue(ch.trySend(1), "a receiver is waiting behind two withdrawn ones: " + ch);
+        assertTrue(ch.trySend(1), "a receiver is waiting behind two withdrawn ones: " + ch.dumpCells());
         assertEquals(1, live.get());
         assertNull(ch.tryReceive());
     }
@@ -194,7 +194,7 @@ class ChannelInterruptTest {
         assertInstanceOf(InterruptedException.class, gone1.failure());
         assertInstanceOf(InterruptedException.class, gone2.failure());
         for (int i = 0; i <= cap; i++) {
-            assertEquals(i, ch.tryReceive(), "value " + i + ": " + ch);
+            assertEquals(i, ch.tryReceive(), "value " + i + ": " + ch.dumpCells());
         }
         live.get();
         assertNull(ch.tryReceive());
@@ -389,7 +389,7 @@ class ChannelInterruptTest {
             threads.get(random.nextInt(threads.size())).interrupt();
             spin(random.nextInt(2_000));
             if (System.nanoTime() > deadline) {
-                fail("stuck at " + receivedCount.get() + " of " + total + ": " + ch);
+                fail("stuck at " + receivedCount.get() + " of " + total + ": " + ch.dumpCells());
             }
         }
         for (int p = 0; p < producers; p++) {

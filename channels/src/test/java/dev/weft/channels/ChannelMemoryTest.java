@@ -20,46 +20,37 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Memory stays bounded by the number of live waiters: a million withdrawn (timed-out or
- * interrupted) waiters on an otherwise idle channel leave only a handful of segments reachable,
- * whatever the segment size. {@code ch.reachableSegments()} is sampled during and after each run.
+ * interrupted) waiters on an otherwise idle channel, and completed exchanges, leave only a handful
+ * of segments reachable, whatever the segment size. Reachability is checked the way the GC sees
+ * it ({@link GcWatch}: weak references to the segments the channel's pointers referenced, which
+ * must clear after GC), sampled every {@link #SAMPLE_EVERY} operations and checked every {@link
+ * #CHECK_EVERY} and at the end. {@code ch.reachableSegments()} only appears in failure messages.
  *
  * <p>The number of waiters is {@code -Dweft.test.withdrawnWaiters} (default 1,000,000).
  */
 @Tag("memory")
 @Timeout(120)
 class ChannelMemoryTest {
-    /** Segments an idle channel may keep: those of the sender, receiver and buffer-end positions, plus one. */
-    static final int IDLE_BOUND = 4;
     static final int WAITERS = Integer.getInteger("weft.test.withdrawnWaiters", 1_000_000);
     /** How many virtual threads wait at once in the "truly interrupted" variants. */
     static final int BATCH = 1_000;
-    static final int SAMPLE_EVERY = 10_000;
+    /** Every this many operations the watch takes weak references to the pointer segments. */
+    static final int SAMPLE_EVERY = 1_000;
+    /** Every this many operations the GC runs and the watched segments must be collected. */
+    static final int CHECK_EVERY = Math.max(WAITERS / 4, SAMPLE_EVERY);
 
-    /**
-     * An idle buffered channel also keeps the segments its buffer spans: the buffer end runs up to
-     * {@code capacity} cells ahead of the receivers and marks the cells it passes.
-     */
-    static int idleBound(Channel<?> ch) {
-        int size = Channel.segmentSize();
-        return IDLE_BOUND + (Math.max(ch.capacity(), 0) + size - 1) / size;
-    }
-
-    private static void assertIdle(Channel<?> ch, String when) {
-        int segments = ch.reachableSegments();
-        int bound = idleBound(ch);
-        if (segments > bound) {
-            fail(when + ": " + segments + " segments reachable (segment size " + Channel.segmentSize()
-                    + "), expected at most " + bound);
+    /** Samples every {@link #SAMPLE_EVERY} operations, GC-checks every {@link #CHECK_EVERY}. */
+    private static void step(GcWatch watch, int i, String what) {
+        if (i % CHECK_EVERY == 0) {
+            watch.assertCollected("after " + i + " " + what);
+        } else if (i % SAMPLE_EVERY == 0) {
+            watch.sample();
         }
     }
 
-    private static void assertAtMost(Channel<?> ch, int liveWaiters, String when) {
-        int bound = idleBound(ch) + (liveWaiters + Channel.segmentSize() - 1) / Channel.segmentSize();
-        int segments = ch.reachableSegments();
-        if (segments > bound) {
-            fail(when + ": " + segments + " segments reachable with " + liveWaiters
-                    + " live waiters (segment size " + Channel.segmentSize() + "), expected at most " + bound);
-        }
+    /** Segments {@code liveWaiters} waiters parked in consecutive cells may keep. */
+    private static int segmentsFor(int liveWaiters) {
+        return (liveWaiters + Channel.segmentSize() - 1) / Channel.segmentSize() + 1;
     }
 
     /** After the run the channel still works, and none of the withdrawn waiters comes back. */
@@ -77,20 +68,30 @@ class ChannelMemoryTest {
         assertNull(ch.tryReceive());
     }
 
-    /** reachableSegments() is a real measure: it grows with values held, and shrinks again. */
+    /**
+     * The watch is a real measure: segments holding buffered values survive the GC, and are
+     * collected once the values are received (so is reachableSegments(), the diagnostic).
+     */
     @Test
-    void reachableSegmentsGrowsWithLiveCellsAndShrinksAfterwards() throws Exception {
+    void watchedSegmentsSurviveWhileTheyHoldValuesAndAreCollectedAfterwards() throws Exception {
         Channel<Integer> ch = Channel.newUnlimitedChannel();
+        GcWatch watch = new GcWatch(ch, "unlimited channel");
         int n = 20 * Channel.segmentSize();
         for (int i = 0; i < n; i++) {
             ch.send(i);
+            watch.sample();
         }
+        int alive = watch.aliveAfterGc();
+        assertTrue(watch.watched() >= 20 && alive == watch.watched(),
+                alive + " of " + watch.watched() + " watched segments alive with " + n + " buffered values");
         int full = ch.reachableSegments();
         assertTrue(full >= 20, full + " segments reachable with " + n + " buffered values");
         for (int i = 0; i < n; i++) {
             assertEquals(i, ch.receive());
+            watch.sample();
         }
-        assertIdle(ch, "after draining");
+        watch.assertCollected("after draining");
+        assertTrue(ch.reachableSegments() <= GcWatch.idleBound(ch), ch.reachableSegments() + " segments reachable");
     }
 
     /**
@@ -101,6 +102,7 @@ class ChannelMemoryTest {
     @EnumSource(Capacity.class)
     void completedExchangesDoNotAccumulateSegments(Capacity capacity) throws Exception {
         Channel<Integer> ch = capacity.newChannel();
+        GcWatch watch = new GcWatch(ch, capacity + " channel");
         int n = 200_000;
         int chunk = 20_000;
         for (int done = 0; done < n; done += chunk) {
@@ -112,15 +114,23 @@ class ChannelMemoryTest {
                 });
                 for (int i = 0; i < chunk; i++) {
                     assertEquals(i, ch.receive());
+                    if (i % SAMPLE_EVERY == 0) {
+                        watch.sample();
+                    }
                 }
                 producer.get();
             } else {
                 for (int i = 0; i < chunk; i++) {
                     ch.send(i);
                     assertEquals(i, ch.receive());
+                    if (i % SAMPLE_EVERY == 0) {
+                        watch.sample();
+                    }
                 }
             }
-            assertIdle(ch, "after " + (done + chunk) + " values went through");
+            if ((done + chunk) % 100_000 == 0) {
+                watch.assertCollected("after " + (done + chunk) + " values went through");
+            }
         }
         assertStillWorks(ch, capacity);
     }
@@ -131,16 +141,15 @@ class ChannelMemoryTest {
     @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "SIXTEEN", "UNLIMITED"})
     void timedOutReceiversOnAnIdleChannel(Capacity capacity) throws Exception {
         Channel<Integer> ch = capacity.newChannel();
+        GcWatch watch = new GcWatch(ch, capacity + " channel");
         Duration timeout = Duration.ofNanos(1);
         for (int i = 1; i <= WAITERS; i++) {
             if (ch.tryReceive(timeout) != null) {
                 fail("received from an idle channel");
             }
-            if (i % SAMPLE_EVERY == 0) {
-                assertIdle(ch, "after " + i + " timed-out receives");
-            }
+            step(watch, i, "timed-out receives");
         }
-        assertIdle(ch, "at the end");
+        watch.assertCollected("at the end");
         assertStillWorks(ch, capacity);
     }
 
@@ -148,6 +157,7 @@ class ChannelMemoryTest {
     @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "ONE"})
     void timedOutSendersOnAnIdleChannel(Capacity capacity) throws Exception {
         Channel<Integer> ch = capacity.newChannel();
+        GcWatch watch = new GcWatch(ch, capacity + " channel");
         for (int k = 0; k < capacity.buffer(); k++) {
             ch.send(k);
         }
@@ -156,11 +166,9 @@ class ChannelMemoryTest {
             if (ch.trySend(-i, timeout)) {
                 fail("sent to a channel without receivers and room");
             }
-            if (i % SAMPLE_EVERY == 0) {
-                assertIdle(ch, "after " + i + " timed-out sends");
-            }
+            step(watch, i, "timed-out sends");
         }
-        assertIdle(ch, "at the end");
+        watch.assertCollected("at the end");
         for (int k = 0; k < capacity.buffer(); k++) {
             assertEquals(k, ch.receive());
         }
@@ -176,6 +184,7 @@ class ChannelMemoryTest {
     @Test
     void selfInterruptedReceiversOnAnIdleRendezvousChannel() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
+        GcWatch watch = new GcWatch(ch, "rendezvous channel");
         Forked.run(ThreadKind.VIRTUAL, () -> {
             for (int i = 1; i <= WAITERS; i++) {
                 Thread.currentThread().interrupt();
@@ -185,19 +194,18 @@ class ChannelMemoryTest {
                 } catch (InterruptedException expected) {
                     // the flag is cleared
                 }
-                if (i % SAMPLE_EVERY == 0) {
-                    assertIdle(ch, "after " + i + " interrupted receives");
-                }
+                step(watch, i, "interrupted receives");
             }
             assertFalse(Thread.currentThread().isInterrupted());
         }).get(Duration.ofSeconds(100));
-        assertIdle(ch, "at the end");
+        watch.assertCollected("at the end");
         assertStillWorks(ch, Capacity.RENDEZVOUS);
     }
 
     @Test
     void selfInterruptedSendersOnAnIdleRendezvousChannel() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
+        GcWatch watch = new GcWatch(ch, "rendezvous channel");
         Forked.run(ThreadKind.VIRTUAL, () -> {
             for (int i = 1; i <= WAITERS; i++) {
                 Thread.currentThread().interrupt();
@@ -207,12 +215,10 @@ class ChannelMemoryTest {
                 } catch (InterruptedException expected) {
                     // the flag is cleared
                 }
-                if (i % SAMPLE_EVERY == 0) {
-                    assertIdle(ch, "after " + i + " interrupted sends");
-                }
+                step(watch, i, "interrupted sends");
             }
         }).get(Duration.ofSeconds(100));
-        assertIdle(ch, "at the end");
+        watch.assertCollected("at the end");
         assertStillWorks(ch, Capacity.RENDEZVOUS);
     }
 
@@ -252,6 +258,8 @@ class ChannelMemoryTest {
     }
 
     private static void runInterruptedBatches(Channel<Integer> ch, int total, Op op, String what) throws Exception {
+        GcWatch watch = new GcWatch(ch, "channel of capacity " + ch.capacity());
+        int checkEveryBatches = Math.max(CHECK_EVERY / BATCH, 1);
         List<Thread> batch = new ArrayList<>(BATCH);
         List<Throwable> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
         AtomicInteger wrong = new AtomicInteger();
@@ -271,7 +279,10 @@ class ChannelMemoryTest {
             for (Thread t : batch) {
                 Forked.awaitBlocked(t);
             }
-            assertAtMost(ch, BATCH, "with " + BATCH + " parked " + what);
+            watch.sample();
+            if ((done / BATCH) % checkEveryBatches == 0) {
+                watch.assertCollected("with " + BATCH + " parked " + what, segmentsFor(BATCH));
+            }
             for (Thread t : batch) {
                 t.interrupt();
             }
@@ -285,7 +296,11 @@ class ChannelMemoryTest {
             for (Throwable t : outcomes) {
                 assertSame(InterruptedException.class, assertInstanceOf(InterruptedException.class, t).getClass());
             }
-            assertIdle(ch, "after " + (done + BATCH) + " interrupted " + what);
+            watch.sample();
+            if ((done / BATCH + 1) % checkEveryBatches == 0) {
+                watch.assertCollected("after " + (done + BATCH) + " interrupted " + what);
+            }
         }
+        watch.assertCollected("after " + total + " interrupted " + what);
     }
 }

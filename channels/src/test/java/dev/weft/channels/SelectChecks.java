@@ -22,7 +22,7 @@ final class SelectChecks {
         if (capacity.isRendezvous()) {
             return Forked.run(kind, () -> ch.send(v)).awaitBlocked();
         }
-        assertTrue(ch.trySend(v), "room for " + v + ": " + ch);
+        assertTrue(ch.trySend(v), "room for " + v + ": " + ch.dumpCells());
         return null;
     }
 
@@ -42,13 +42,13 @@ final class SelectChecks {
         for (int i = 0; i < capacity.buffer(); i++) {
             assertTrue(ch.trySend(i));
         }
-        assertFalse(ch.trySend(-999), "the buffer should be full: " + ch);
+        assertFalse(ch.trySend(-999), "the buffer should be full: " + ch.dumpCells());
     }
 
     /** Receives the values {@link #fill} put in, in order. */
     static void drainFilled(Channel<Integer> ch, Capacity capacity) {
         for (int i = 0; i < capacity.buffer(); i++) {
-            assertEquals(i, ch.tryReceive(), "buffered value " + i + ": " + ch);
+            assertEquals(i, ch.tryReceive(), "buffered value " + i + ": " + ch.dumpCells());
         }
     }
 
@@ -58,26 +58,26 @@ final class SelectChecks {
      * next value. Leaves the channel empty.
      */
     static void assertFresh(Channel<Integer> ch, Capacity capacity, String what) throws Exception {
-        assertNull(ch.tryReceive(), what + ": a value or a sender was left in the channel: " + ch);
+        assertNull(ch.tryReceive(), what + ": a value or a sender was left in the channel: " + ch.dumpCells());
         if (capacity.isRendezvous()) {
-            assertFalse(ch.trySend(-1), what + ": a receiver is still registered: " + ch);
+            assertFalse(ch.trySend(-1), what + ": a receiver is still registered: " + ch.dumpCells());
         } else if (capacity.isUnlimited()) {
             assertTrue(ch.trySend(-1));
-            assertEquals(-1, ch.tryReceive(), what + ": a registered receiver took the value: " + ch);
+            assertEquals(-1, ch.tryReceive(), what + ": a registered receiver took the value: " + ch.dumpCells());
         } else {
             for (int i = 0; i < capacity.buffer(); i++) {
-                assertTrue(ch.trySend(-1 - i), what + ": buffer capacity was lost: " + ch);
+                assertTrue(ch.trySend(-1 - i), what + ": buffer capacity was lost: " + ch.dumpCells());
             }
-            assertFalse(ch.trySend(-100), what + ": the buffer grew: " + ch);
+            assertFalse(ch.trySend(-100), what + ": the buffer grew: " + ch.dumpCells());
             for (int i = 0; i < capacity.buffer(); i++) {
-                assertEquals(-1 - i, ch.tryReceive(), what + ": a registered receiver took a value: " + ch);
+                assertEquals(-1 - i, ch.tryReceive(), what + ": a registered receiver took a value: " + ch.dumpCells());
             }
         }
-        assertNull(ch.tryReceive(), what + ": " + ch);
+        assertNull(ch.tryReceive(), what + ": " + ch.dumpCells());
         Forked<Integer> receiver = Forked.virtual(ch::receive).awaitBlocked();
         ch.send(-77);
         assertEquals(-77, receiver.get(), what);
-        assertNull(ch.tryReceive(), what + ": " + ch);
+        assertNull(ch.tryReceive(), what + ": " + ch.dumpCells());
     }
 
     static void spin(int n) {

@@ -17,8 +17,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Withdrawn select registrations do not accumulate: in a million selects in which one channel
  * always wins, the losing channel (where every select registered and then withdrew) keeps only a
- * handful of segments reachable (4, plus those a buffer spans), sampled during the run and checked
- * at the end.
+ * handful of segments reachable (4, plus those a buffer spans). Reachability is checked the way
+ * the GC sees it ({@link GcWatch}: weak references to the segments the channels' pointers
+ * referenced must clear after GC), sampled every {@link #SAMPLE_EVERY} selects and checked every
+ * {@link #CHECK_EVERY} and at the end; {@code reachableSegments()} only appears in failure
+ * messages.
  *
  * <p>The number of selects is {@code -Dweft.test.withdrawnWaiters} (default 1,000,000), like the
  * channel memory tests.
@@ -26,28 +29,24 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Tag("memory")
 @Timeout(120)
 class SelectMemoryTest {
-    /** Segments an idle rendezvous or unlimited channel may keep (see ChannelMemoryTest). */
-    static final int IDLE_BOUND = 4;
     static final int SELECTS = Integer.getInteger("weft.test.withdrawnWaiters", 1_000_000);
-    static final int SAMPLE_EVERY = 10_000;
+    static final int SAMPLE_EVERY = 1_000;
+    static final int CHECK_EVERY = Math.max(SELECTS / 4, SAMPLE_EVERY);
 
-    /**
-     * The segments an idle channel may keep (as in ChannelMemoryTest): those of the sender,
-     * receiver and buffer-end positions, plus one, plus the segments a buffer spans (the buffer end
-     * runs up to {@code capacity} cells ahead of the receivers; a full buffer spans as many).
-     */
-    static int idleBound(Channel<?> ch) {
-        int size = Channel.segmentSize();
-        return IDLE_BOUND + (Math.max(ch.capacity(), 0) + size - 1) / size;
+    /** Samples every {@link #SAMPLE_EVERY} selects and GC-checks every {@link #CHECK_EVERY}. */
+    private static void step(int i, GcWatch... watches) {
+        for (GcWatch w : watches) {
+            if (i % CHECK_EVERY == 0) {
+                w.assertCollected("after " + i + " selects");
+            } else if (i % SAMPLE_EVERY == 0) {
+                w.sample();
+            }
+        }
     }
 
-    private static void assertIdle(Channel<?> ch, String when) {
-        int bound = idleBound(ch);
-        int segments = ch.reachableSegments();
-        if (segments > bound) {
-            String dump = ch.toString();
-            fail(when + ": " + segments + " segments reachable (segment size " + Channel.segmentSize()
-                    + "), expected at most " + bound + "\n" + dump.substring(0, Math.min(dump.length(), 2_000)));
+    private static void assertCollected(String when, GcWatch... watches) {
+        for (GcWatch w : watches) {
+            w.assertCollected(when);
         }
     }
 
@@ -60,6 +59,8 @@ class SelectMemoryTest {
     void withdrawnReceiveRegistrationsOnTheLosingChannel(Capacity capacity) throws Exception {
         Channel<Integer> loser = capacity.newChannel();
         Channel<Integer> winner = Channel.newBufferedChannel(1);
+        GcWatch loserWatch = new GcWatch(loser, "losing channel");
+        GcWatch winnerWatch = new GcWatch(winner, "winning channel");
         SelectClause<Integer> lose = loser.receiveClause(v -> -1);
         SelectClause<Integer> win = winner.receiveClause();
         for (int i = 1; i <= SELECTS; i++) {
@@ -68,13 +69,9 @@ class SelectMemoryTest {
             if (r != i) {
                 fail("select " + i + " returned " + r);
             }
-            if (i % SAMPLE_EVERY == 0) {
-                assertIdle(loser, "losing channel after " + i + " selects");
-                assertIdle(winner, "winning channel after " + i + " selects");
-            }
+            step(i, loserWatch, winnerWatch);
         }
-        assertIdle(loser, "losing channel at the end");
-        assertIdle(winner, "winning channel at the end");
+        assertCollected("at the end", loserWatch, winnerWatch);
         assertFresh(loser, capacity, "losing channel");
     }
 
@@ -83,8 +80,10 @@ class SelectMemoryTest {
     @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "ONE", "SIXTEEN"})
     void withdrawnSendRegistrationsOnTheLosingChannel(Capacity capacity) throws Exception {
         Channel<Integer> loser = capacity.newChannel();
+        GcWatch loserWatch = new GcWatch(loser, "losing channel");
         fill(loser, capacity);
         Channel<Integer> winner = Channel.newUnlimitedChannel();
+        GcWatch winnerWatch = new GcWatch(winner, "winning channel");
         SelectClause<Integer> lose = loser.sendClause(-1, () -> -1);
         SelectClause<Integer> win = winner.receiveClause();
         for (int i = 1; i <= SELECTS; i++) {
@@ -93,14 +92,11 @@ class SelectMemoryTest {
             if (r != i) {
                 fail("select " + i + " returned " + r);
             }
-            if (i % SAMPLE_EVERY == 0) {
-                assertIdle(loser, "losing channel after " + i + " selects");
-                assertIdle(winner, "winning channel after " + i + " selects");
-            }
+            step(i, loserWatch, winnerWatch);
         }
-        assertIdle(loser, "losing channel at the end");
+        assertCollected("at the end", loserWatch, winnerWatch);
         drainFilled(loser, capacity);
-        assertIdle(loser, "losing channel, drained");
+        loserWatch.assertCollected("drained");
         assertFresh(loser, capacity, "losing channel");
     }
 
@@ -110,19 +106,19 @@ class SelectMemoryTest {
         Channel<Integer> loser = Channel.newRendezvousChannel();
         Channel<Integer> other = Capacity.TWO.newChannel();
         Channel<Integer> winner = Channel.newUnlimitedChannel();
+        GcWatch[] watches = {
+            new GcWatch(loser, "losing channel"), new GcWatch(other, "other losing channel"),
+            new GcWatch(winner, "winning channel")
+        };
         for (int i = 1; i <= SELECTS / 2; i++) {
             winner.trySend(i);
             int r = Select.selectUnbiased(loser.receiveClause(), winner.receiveClause(), other.receiveClause());
             if (r != i) {
                 fail("select " + i + " returned " + r);
             }
-            if (i % SAMPLE_EVERY == 0) {
-                assertIdle(loser, "losing channel after " + i + " selects");
-                assertIdle(other, "other losing channel after " + i + " selects");
-            }
+            step(i, watches);
         }
-        assertIdle(loser, "at the end");
-        assertIdle(other, "at the end");
+        assertCollected("at the end", watches);
         assertFresh(loser, Capacity.RENDEZVOUS, "losing channel");
         assertFresh(other, Capacity.TWO, "other losing channel");
     }
@@ -136,6 +132,8 @@ class SelectMemoryTest {
     void parkedSelectsCompletedOnTheOtherChannel(Capacity capacity) throws Exception {
         Channel<Integer> loser = capacity.newChannel();
         Channel<Integer> winner = Channel.newRendezvousChannel();
+        GcWatch loserWatch = new GcWatch(loser, "losing channel");
+        GcWatch winnerWatch = new GcWatch(winner, "winning channel");
         int n = SELECTS / 10;
         Forked<Void> partner = Forked.run(ThreadKind.PLATFORM, () -> {
             for (int i = 1; i <= n; i++) {
@@ -148,12 +146,12 @@ class SelectMemoryTest {
                 fail("select " + i + " returned " + r);
             }
             if (i % SAMPLE_EVERY == 0) {
-                assertIdle(loser, "losing channel after " + i + " selects");
+                loserWatch.sample();
+                winnerWatch.sample();
             }
         }
         partner.get(Duration.ofSeconds(60));
-        assertIdle(loser, "at the end");
-        assertIdle(winner, "winning channel at the end");
+        assertCollected("at the end", loserWatch, winnerWatch);
         assertFresh(loser, capacity, "losing channel");
     }
 
@@ -162,6 +160,7 @@ class SelectMemoryTest {
     void timedOutAndInterruptedSelects() throws Exception {
         Channel<Integer> a = Channel.newRendezvousChannel();
         Channel<Integer> b = Channel.newBufferedChannel(1);
+        GcWatch[] watches = {new GcWatch(a, "a"), new GcWatch(b, "b")};
         b.send(0);
         Forked.run(ThreadKind.VIRTUAL, () -> {
             int n = SELECTS / 5;
@@ -182,14 +181,10 @@ class SelectMemoryTest {
                         // nothing happened
                     }
                 }
-                if (i % SAMPLE_EVERY == 0) {
-                    assertIdle(a, "after " + i + " selects");
-                    assertIdle(b, "after " + i + " selects");
-                }
+                step(i, watches);
             }
         }).get(Duration.ofSeconds(100));
-        assertIdle(a, "at the end");
-        assertIdle(b, "at the end");
+        assertCollected("at the end", watches);
         assertEquals(0, b.receive());
         assertFresh(a, Capacity.RENDEZVOUS, "a");
         assertFresh(b, Capacity.ONE, "b");

@@ -205,7 +205,7 @@ class SelectTest {
         if (sender != null) {
             assertTrue(sender.thread().isAlive(), "the parked sender was released");
         }
-        assertEquals(v, ch.receive(), "a rejected select consumed the value: " + ch);
+        assertEquals(v, ch.receive(), "a rejected select consumed the value: " + ch.dumpCells());
         if (sender != null) {
             sender.get();
         }

@@ -37,7 +37,8 @@ final class Signatures {
             Map.entry("Throwable", Throwable.class),
             Map.entry("Function", Function.class),
             Map.entry("Supplier", Supplier.class),
-            Map.entry("Consumer", Consumer.class));
+            Map.entry("Consumer", Consumer.class),
+            Map.entry("String", String.class));
 
     /** Splits a parameter list at its top-level commas: {@code "Function<T, U>, int"} has two. */
     static List<String> splitParams(String params) {

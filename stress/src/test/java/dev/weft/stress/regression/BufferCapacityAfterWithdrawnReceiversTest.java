@@ -49,7 +49,7 @@ class BufferCapacityAfterWithdrawnReceiversTest {
                 accepted++;
             }
             assertEquals(capacity, accepted, "round " + round + ": an empty channel of capacity "
-                    + capacity + " accepted " + accepted + " values\n" + ch);
+                    + capacity + " accepted " + accepted + " values\n" + ch.dumpCells());
         }
     }
 }

@@ -20,7 +20,7 @@ class Jox8ExpandBufferAfterResumeTest {
         Channel<Integer> ch = Channel.newBufferedChannel(capacity);
         for (int round = 0; round < 300; round++) {
             for (int i = 0; i < capacity; i++) {
-                assertTrue(ch.trySend(i), "round " + round + ": buffer slot " + i + " lost: " + ch);
+                assertTrue(ch.trySend(i), "round " + round + ": buffer slot " + i + " lost: " + ch.dumpCells());
             }
             Thread sender = Threads.start(() -> ch.send(100));
             Threads.awaitParked(sender);
@@ -31,9 +31,9 @@ class Jox8ExpandBufferAfterResumeTest {
             assertEquals(100, ch.receive());
             // Exactly `capacity` slots again.
             for (int i = 0; i < capacity; i++) {
-                assertTrue(ch.trySend(200 + i), "round " + round + ": capacity shrank: " + ch);
+                assertTrue(ch.trySend(200 + i), "round " + round + ": capacity shrank: " + ch.dumpCells());
             }
-            assertFalse(ch.trySend(999), "round " + round + ": capacity grew: " + ch);
+            assertFalse(ch.trySend(999), "round " + round + ": capacity grew: " + ch.dumpCells());
             for (int i = 0; i < capacity; i++) {
                 assertEquals(200 + i, ch.tryReceive());
             }

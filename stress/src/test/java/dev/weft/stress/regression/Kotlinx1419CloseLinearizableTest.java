@@ -92,7 +92,7 @@ class Kotlinx1419CloseLinearizableTest {
         assertInstanceOf(ChannelClosed.class, ch.trySendOrClosed(2));
         assertEquals(1, ch.tryReceiveOrClosed());
         assertInstanceOf(ChannelDone.class, ch.tryReceiveOrClosed());
-        assertTrue(ch.isClosedForReceive(), "closed and drained, but isClosedForReceive() is false: " + ch);
+        assertTrue(ch.isClosedForReceive(), "closed and drained, but isClosedForReceive() is false: " + ch.dumpCells());
         assertInstanceOf(ChannelDone.class, ch.closedForReceive());
     }
 }

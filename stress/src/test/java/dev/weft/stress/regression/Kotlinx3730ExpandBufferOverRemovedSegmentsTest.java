@@ -44,9 +44,9 @@ class Kotlinx3730ExpandBufferOverRemovedSegmentsTest {
                 // Timed-out receives too (withdrawn by their own deadline).
                 assertNull(ch.tryReceive(Duration.ofNanos(1000)));
                 for (int i = 0; i < capacity; i++) {
-                    assertTrue(ch.trySend(i), "capacity " + capacity + ", round " + round + ": slot " + i + " missing: " + ch);
+                    assertTrue(ch.trySend(i), "capacity " + capacity + ", round " + round + ": slot " + i + " missing: " + ch.dumpCells());
                 }
-                assertFalse(ch.trySend(99), "capacity " + capacity + ", round " + round + ": extra slot: " + ch);
+                assertFalse(ch.trySend(99), "capacity " + capacity + ", round " + round + ": extra slot: " + ch.dumpCells());
                 for (int i = 0; i < capacity; i++) {
                     assertEquals(i, ch.tryReceive());
                 }
@@ -79,6 +79,6 @@ class Kotlinx3730ExpandBufferOverRemovedSegmentsTest {
         while ((v = ch.tryReceive()) != null) {
             receivedSum[0] += v;
         }
-        assertEquals(sentSum[0], receivedSum[0], "sum of values sent vs received: " + ch);
+        assertEquals(sentSum[0], receivedSum[0], "sum of values sent vs received: " + ch.dumpCells());
     }
 }
