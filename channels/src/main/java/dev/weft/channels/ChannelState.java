@@ -185,6 +185,22 @@ abstract class ChannelState extends ChannelCounters {
         return capacity;
     }
 
+    /**
+     * Segments an idle channel may keep reachable, besides those its buffer spans: the ones of the
+     * sender, receiver and buffer-end positions, plus one. See {@link #idleSegmentBound()}.
+     */
+    static final int IDLE_SEGMENTS = 4;
+
+    /**
+     * The most segments this channel keeps reachable when no operation is in progress (the bound
+     * the memory tests check): {@link #IDLE_SEGMENTS}, plus, for a buffered channel, the segments
+     * its buffer spans (the buffer end runs up to {@code capacity} cells ahead of the receivers
+     * and marks the cells it passes).
+     */
+    final int idleSegmentBound() {
+        return IDLE_SEGMENTS + (Math.max(capacity, 0) + SIZE - 1) / SIZE;
+    }
+
     /** Names longer than this are cut in descriptions, so that they stay bounded. */
     private static final int MAX_NAME_IN_TEXT = 64;
 

@@ -21,9 +21,6 @@ import java.util.Set;
  * runs. No JUnit dependency: {@link MemorySoak} uses it in a child JVM.
  */
 final class GcWatch {
-    /** Segments an idle channel may keep: those of the sender, receiver and buffer-end positions, plus one. */
-    static final int IDLE_BOUND = 4;
-
     private final Channel<?> ch;
     private final String name;
     private final List<WeakReference<Object>> refs = new ArrayList<>();
@@ -36,13 +33,9 @@ final class GcWatch {
         sample();
     }
 
-    /**
-     * The segments an idle channel may keep: {@link #IDLE_BOUND}, plus the segments its buffer
-     * spans (the buffer end runs up to {@code capacity} cells ahead of the receivers).
-     */
+    /** The segments an idle channel may keep: the library's own bound. */
     static int idleBound(Channel<?> ch) {
-        int size = Channel.segmentSize();
-        return IDLE_BOUND + (Math.max(ch.capacity(), 0) + size - 1) / size;
+        return ch.idleSegmentBound();
     }
 
     /** Watches the segments the channel's pointers reference now (each segment only once). */

@@ -23,8 +23,8 @@ import java.util.Set;
  * the class path (see {@link StressHooks}).
  */
 public final class SegmentWatch {
-    /** Segments an idle channel may keep: those of the sender, receiver and buffer-end positions, plus one. */
-    public static final int IDLE_BOUND = 4;
+    /** Segments an idle channel may keep besides those its buffer spans (the library's constant). */
+    public static final int IDLE_BOUND = ChannelState.IDLE_SEGMENTS;
 
     private final Channel<?> ch;
     private final String name;
@@ -45,12 +45,14 @@ public final class SegmentWatch {
     }
 
     /**
-     * The segments an idle channel may keep: {@link #IDLE_BOUND}, plus the segments its buffer
-     * spans (the buffer end runs up to {@code capacity} cells ahead of the receivers).
+     * The segments an idle channel may keep: the library's own bound ({@code
+     * ChannelState.idleSegmentBound}).
+     *
+     * @param ch the channel
+     * @return the bound
      */
     public static int idleBound(Channel<?> ch) {
-        int size = Channel.segmentSize();
-        return IDLE_BOUND + (Math.max(ch.capacity(), 0) + size - 1) / size;
+        return ch.idleSegmentBound();
     }
 
     /** Watches the segments the channel's pointers reference now (each segment only once). */

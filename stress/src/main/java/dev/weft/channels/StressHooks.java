@@ -16,17 +16,12 @@ public final class StressHooks {
         return Channel.segmentSize();
     }
 
-    /** The number of segments currently reachable from {@code ch}. */
     /**
-     * The most segments an idle channel keeps: the sender, receiver and buffer-end positions plus
-     * one, and, for a buffered channel, the segments its buffer spans (the buffer end marks the
-     * cells it passes, up to capacity cells ahead of the receivers).
+     * The number of segments currently reachable from {@code ch}.
+     *
+     * @param ch the channel
+     * @return the number of segments from the oldest one a pointer references to the tail
      */
-    public static int idleSegmentBound(Channel<?> ch) {
-        int size = segmentSize();
-        return 4 + (Math.max(ch.capacity(), 0) + size - 1) / size;
-    }
-
     public static int reachableSegments(Channel<?> ch) {
         return ch.reachableSegments();
     }
