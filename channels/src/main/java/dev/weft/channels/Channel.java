@@ -128,10 +128,10 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      * #newRendezvousChannel(String)}).
      *
      * @param name the name, not {@code null}
-     * @param capacity the buffer capacity, not negative; 0 creates a rendezvous channel
+     * @param capacity the buffer capacity: 0 creates a rendezvous channel, -1 an unlimited one
      * @param <T> the type of values
      * @return a new channel
-     * @throws IllegalArgumentException when {@code capacity} is negative
+     * @throws IllegalArgumentException when {@code capacity} is below -1
      */
     public static <T> Channel<T> newBufferedChannel(String name, int capacity) {
         return new Channel<>(checkCapacity(capacity), Objects.requireNonNull(name, "name"));

@@ -98,7 +98,8 @@ class ChannelObservabilityTest {
         assertEquals(10_000, longName.name().length());
         assertNull(failed.name());
         assertThrows(NullPointerException.class, () -> Channel.newRendezvousChannel(null));
-        assertThrows(IllegalArgumentException.class, () -> Channel.newBufferedChannel("x", -1));
+        assertThrows(IllegalArgumentException.class, () -> Channel.newBufferedChannel("x", -2));
+        assertTrue(Channel.newBufferedChannel("x", -1).toString().contains("capacity unlimited"));
     }
 
     @Test

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * although a value sent before the close was still to come.
  *
  * <p>Checked here as: once any receiver has seen {@code ChannelDone}, no value may be received
- * afterwards, and both values sent before the close are received exactly once.
+ * afterwards, and every value sent before the close is received exactly once ({@code trySend(3)}
+ * may fail spuriously under contention, as documented; then only 5 was sent).
  */
 class Kotlinx1736MoveSenderIntoBufferTest {
     @Test
@@ -26,9 +27,10 @@ class Kotlinx1736MoveSenderIntoBufferTest {
         for (int i = 0; i < 3000; i++) {
             Channel<Integer> ch = Channel.newBufferedChannel(1);
             Object[] r = new Object[2];
+            boolean[] sent3 = new boolean[1];
             Thread receiver1 = Threads.start(() -> r[0] = ch.receiveOrClosed());
             Thread sender = Threads.start(() -> {
-                ch.trySend(3);
+                sent3[0] = ch.trySend(3);
                 ch.send(5);
                 ch.done();
             });
@@ -47,7 +49,10 @@ class Kotlinx1736MoveSenderIntoBufferTest {
             }
             all.sort(null);
             boolean someoneSawDone = r[0] instanceof ChannelClosed || r[1] instanceof ChannelClosed;
-            assertEquals(List.of(3, 5), all, "iteration " + i + ": r=" + r[0] + "," + r[1] + " drained=" + drained);
+            // trySend may fail under contention (documented on Sink.trySend): a receiver that found
+            // the sender's cell claimed but not yet written poisons it and moves the buffer end only
+            // afterwards; then only 5 was sent before the close
+            assertEquals(sent3[0] ? List.of(3, 5) : List.of(5), all, "iteration " + i + ": trySend(3)=" + sent3[0] + " r=" + r[0] + "," + r[1] + " drained=" + drained);
             assertFalse(someoneSawDone && !drained.isEmpty(),
                     "iteration " + i + ": a receiver saw done, but " + drained + " was received later");
         }
