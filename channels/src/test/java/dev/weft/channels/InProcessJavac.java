@@ -43,15 +43,21 @@ final class InProcessJavac {
                     "-encoding", "UTF-8", "-XDrawDiagnostics", file.toString());
             return new Result(rc, out.toString());
         } finally {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
+            deleteRecursively(dir);
+        }
+    }
+
+    /** Deletes a directory tree. */
+    static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
             }
         }
     }
 
-    private static String classpath() throws URISyntaxException {
+    /** The class path of the compiled examples: weft's classes and this JVM's class and module paths. */
+    static String classpath() throws URISyntaxException {
         Set<String> entries = new LinkedHashSet<>();
         entries.add(Path.of(Channel.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
         for (String property : List.of("jdk.module.path", "java.class.path")) {

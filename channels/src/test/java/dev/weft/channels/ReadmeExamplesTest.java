@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -21,9 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -172,7 +168,7 @@ class ReadmeExamplesTest {
         try {
             run(block, className, classes);
         } finally {
-            deleteRecursively(classes.getParent());
+            InProcessJavac.deleteRecursively(classes.getParent());
         }
     }
 
@@ -190,11 +186,11 @@ class ReadmeExamplesTest {
         Files.writeString(file, source, StandardCharsets.UTF_8);
         Path classes = Files.createDirectories(dir.resolve("classes"));
         StringWriter out = new StringWriter();
-        int rc = javac.run(new PrintWriter(out), new PrintWriter(out), "-classpath", classpath(), "-d",
+        int rc = javac.run(new PrintWriter(out), new PrintWriter(out), "-classpath", InProcessJavac.classpath(), "-d",
                 classes.toString(), "--release", "21", "-proc:none", "-implicit:none", "-Xlint:none",
                 "-encoding", "UTF-8", "-XDrawDiagnostics", file.toString());
         if (rc != 0) {
-            deleteRecursively(dir);
+            InProcessJavac.deleteRecursively(dir);
             StringBuilder message = new StringBuilder("README example does not compile:\n");
             // -XDrawDiagnostics: "Name.java:LINE:COL: compiler.err.xxx: args"
             Matcher m = Pattern.compile("(?m)^\\S*?" + Pattern.quote(className) + "\\.java:(\\d+):(\\d+): (.*)$")
@@ -236,30 +232,6 @@ class ReadmeExamplesTest {
         if (failure[0] != null) {
             throw new AssertionError("README example " + block.number() + " (line " + block.firstLine()
                     + ") failed: " + failure[0], failure[0]);
-        }
-    }
-
-    private static String classpath() throws URISyntaxException {
-        Set<String> entries = new LinkedHashSet<>();
-        entries.add(Path.of(Channel.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        for (String property : List.of("jdk.module.path", "java.class.path")) {
-            String value = System.getProperty(property);
-            if (value != null) {
-                for (String e : value.split(File.pathSeparator)) {
-                    if (!e.isBlank()) {
-                        entries.add(e);
-                    }
-                }
-            }
-        }
-        return String.join(File.pathSeparator, entries);
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }
