@@ -23,7 +23,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * <p>Result: (select code: 2 / -1 done, b.trySend, a.doneOrClosed code, arbiter b.tryReceive).
  *
  * <p>{@code 2, 1, 0, 0} is a known limitation of the select's bias, documented on {@link Select}
- * (it is present in dc0b25d, the version that landed before this one, as well; it shows in
+ * (introduced by 31fac97, which stopped closing from waiting for a registering select; it shows in
  * about 0.01-0.1% of samples): the select registered its clause on {@code a}, then claimed a cell
  * of {@code b} while still registering; the close refused the registration on {@code a} (the
  * select was registering) and returned; {@code trySend(2)} then put its value into the cell that

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Compares two builds of weft (e.g. before and after a change) on five benchmarks, weft only:
+# Rendezvous, Buffered 16, Select 2 clauses, Chained 0 and Contention 16x16. Forks alternate
+# between the two jars (before, after, before, ...), ROUNDS forks each (default 5), and the
+# report gives the median of the fork means and a 95% bootstrap interval of the ratio.
+# Both versions have the same class names, so this is a sequence of one-fork JMH runs, not one
+# JMH run. Run it on a quiet machine and nothing else meanwhile.
+#
+#   bench/compare-versions.sh BEFORE.jar AFTER.jar [OUTDIR]
+# Build a jar of another commit with: git worktree add /tmp/old <commit> &&
+#   (cd /tmp/old && ./mvnw -B -q -pl bench -am package -DskipTests) && cp /tmp/old/bench/target/benchmarks.jar BEFORE.jar
+set -euo pipefail
+before=${1:?before jar}; after=${2:?after jar}; out=${3:-bench/results/compare}
+rounds=${ROUNDS:-5}
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
+find_java
+java=$JAVA
+mkdir -p "$out"
+opts=(-f 1 -wi 3 -w 1s -i 5 -r 1s -to 120s)
+echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+for round in $(seq 1 "$rounds"); do
+  for ver in before after; do
+    jar=$before; [ "$ver" = after ] && jar=$after
+    "$java" -jar "$jar" RendezvousBenchmark -p impl=weft "${opts[@]}" -rf json -rff "$out/r-$ver-$round-rdv.json" > /dev/null
+    "$java" -jar "$jar" BufferedBenchmark -p impl=weft -p capacity=16 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-buf.json" > /dev/null
+    "$java" -jar "$jar" SelectBenchmark -p impl=weft -p clauses=2 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-sel.json" > /dev/null
+    "$java" -jar "$jar" ChainedBenchmark -p impl=weft -p capacity=0 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-chn.json" > /dev/null
+    "$java" -jar "$jar" ContentionBenchmark -p impl=weft -p shape=16x16 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-con.json" > /dev/null
+    echo "round $round $ver done, load $(cut -d' ' -f1 /proc/loadavg)"
+  done
+done
+python3 - "$out" <<'PY'
+import json, glob, random, statistics as st, sys
+out = sys.argv[1]
+names = {'rdv': 'Rendezvous', 'buf': 'Buffered 16', 'sel': 'Select 2 clauses', 'chn': 'Chained 0 (10k)', 'con': 'Contention 16x16'}
+res = {}
+for f in glob.glob(out + '/r-*.json'):
+    _, ver, rnd, b = f.rsplit('/', 1)[1][:-5].split('-')
+    d = json.load(open(f))
+    if d:
+        res.setdefault(b, {}).setdefault(ver, []).append(d[0]['primaryMetric']['score'])
+random.seed(1)
+print('| scenario | before ns (fork means) | after ns (fork means) | median before | median after | after/before | 95% bootstrap CI |')
+print('|---|---|---|--:|--:|--:|---|')
+for b in names:
+    x = res.get(b, {}).get('before', []); y = res.get(b, {}).get('after', [])
+    if not x or not y:
+        continue
+    bs = sorted(st.median([random.choice(y) for _ in y]) / st.median([random.choice(x) for _ in x]) for _ in range(10000))
+    print(f"| {names[b]} | {', '.join(f'{v:.0f}' for v in sorted(x))} | {', '.join(f'{v:.0f}' for v in sorted(y))} | "
+          f"{st.median(x):.0f} | {st.median(y):.0f} | {st.median(y) / st.median(x):.2f} | [{bs[250]:.2f}, {bs[9750]:.2f}] |")
+PY
