@@ -56,7 +56,7 @@ final class WaitEvents {
         }
         try {
             return JfrEvents.beginChannelWait();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) { // e.g. a failed event class init
             return null; // observability must never break an operation
         }
     }
@@ -65,7 +65,7 @@ final class WaitEvents {
     static void endChannelWait(Object event, ChannelState ch, String operation, String outcome) {
         try {
             JfrEvents.endChannelWait(event, ch, operation, outcome);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) { // e.g. a failed event class init
             // the operation completed: it must not lose its value because of an event
         }
     }
@@ -77,7 +77,7 @@ final class WaitEvents {
         }
         try {
             return JfrEvents.beginSelectWait();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) { // e.g. a failed event class init
             return null;
         }
     }
@@ -86,7 +86,7 @@ final class WaitEvents {
     static void endSelectWait(Object event, SelectOp op, int clause, String outcome) {
         try {
             JfrEvents.endSelectWait(event, op, clause, outcome);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) { // e.g. a failed event class init
             // the select completed: it must not lose its result because of an event
         }
     }
