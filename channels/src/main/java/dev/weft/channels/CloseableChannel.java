@@ -6,10 +6,15 @@ package dev.weft.channels;
  * values are discarded and every party gets the error).
  *
  * <p>Closing a closed channel throws {@link ChannelClosedException} (or, from the {@code
- * ...OrClosed} forms, returns the original {@link ChannelClosed}). All methods are thread-safe
- * and never block: they never park and never wait for another operation to make progress (a
- * waiting operation, or a select that is still registering, is woken or refused, not waited
- * for). The only waits are spins for another thread's next few instructions, during which that
+ * ...OrClosed} forms, returns the original {@link ChannelClosed}). All methods are thread-safe.
+ * They never wait for another operation to make progress (a waiting operation is woken, not
+ * waited for), with one exception: {@code done()} or {@code error()} that meets the registration
+ * of a {@link Select} that is still registering its other clauses parks until that select has
+ * registered them (the select's own, bounded work; it never waits for the closing thread), and
+ * then completes it with the close. So a close is never passed over by a clause that the select
+ * completes while it registers: once {@code done()} has returned, such a select reports this
+ * channel closed. {@code isClosedForSend()} and {@code isClosedForReceive()} never park. The
+ * only other waits are spins for another thread's next few instructions, during which that
  * thread cannot park or wait: on a cell that another operation holds while it completes or
  * refuses a select registration, and, in {@code done()}, {@code error()} and {@code
  * isClosedForReceive()} right after a close, on the publication of the counter that the close

@@ -104,13 +104,17 @@ final class Closing {
             if (os == Result.DONE) {
                 return;
             }
-            seg.spElement(i, null);
-            seg.svState(i, CLOSED);
-            if (!SelectOp.isTerminal(os)) {
-                // registering: never wait for it; it registers the clause again and finds the
-                // channel closed
-                op.requestReregistration();
+            if (SelectOp.isLocked(os)) {
+                // registering: the close linearizes after the select's registration, so that a
+                // clause the select completes while registering cannot win over this closed one
+                // (bias; jcstress SelectVsCloseThenSend, CloseMeetsRegisteringSelectTest). Give
+                // the cell back and park until the select waits or completes, then look again.
+                seg.svState(i, st);
+                op.awaitNotRegistering();
+                continue;
             }
+            seg.spElement(i, null); // the select completed otherwise: its registration is dead
+            seg.svState(i, CLOSED);
             return;
         }
     }

@@ -21,12 +21,15 @@ import java.util.function.Supplier;
  * <p>The clauses must be on different channels. A {@link #defaultClause(Object) default clause},
  * if any, must be last: it is selected when no other clause can complete right away. {@code
  * select} is biased: when several clauses can complete at once, the first one listed wins; {@link
- * #selectUnbiased(SelectClause[])} picks uniformly at random among them instead. The bias holds
- * among the clauses as the select finds them when it registers each one: if a clause's channel is
- * closed after the select registered that clause but while it is still registering later ones, a
- * later clause that completes during that registration can win over the closed one (known
- * limitation, seen by the jcstress scenario {@code SelectVsCloseThenSend}). Exactly one clause
- * completes: every other registration is withdrawn and can neither receive nor deliver later.
+ * #selectUnbiased(SelectClause[])} picks uniformly at random among them instead. The bias is
+ * judged as the select registers its clauses, in order: a value that reaches an earlier clause's
+ * channel while the select is still registering later ones does not wait for it (that send or
+ * receive refuses the registration and completes elsewhere, as in jox and kotlinx.coroutines),
+ * so a later clause that completes during that registration can win over it; the value stays in
+ * its channel. A close is never passed over that way: a close that meets the registration of an
+ * earlier clause waits until the select has registered and then completes it with the close
+ * (see {@link CloseableChannel}). Exactly one clause completes: every other registration is
+ * withdrawn and can neither receive nor deliver later.
  *
  * <p>A select waits without a helper thread, also with a timeout, and is atomic with respect to
  * interruption: when it throws {@link InterruptedException}, no clause completed.

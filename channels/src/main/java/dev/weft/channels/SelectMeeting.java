@@ -62,9 +62,10 @@ final class SelectMeeting {
      * holds (state {@code st}), for the cell's other party: a plain operation ({@code self ==
      * null}) or a registering select {@code self} (then LOCKED by the current thread).
      *
-     * <p>Nobody waits for a registering select except a registering select with a smaller id,
-     * and that one parks (see {@link #awaitLargerSelect}); everybody else refuses the
-     * registration: the cell is withdrawn and {@code op} registers that clause again.
+     * <p>Of the threads that come here, only a registering select with a smaller id waits for a
+     * registering select, and it parks (see {@link #awaitLargerSelect}); everybody else refuses
+     * the registration: the cell is withdrawn and {@code op} registers that clause again.
+     * (Closing, which does not come here, parks too: see {@code Closing.closeCell}.)
      *
      * @param send whether {@code op}'s registration in this cell is a send
      * @return {@link #MET}, {@link #RETRY}, {@link #WITHDRAWN}, {@link #HELPED_HERE} or {@link

@@ -21,9 +21,11 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  *
  * <ul>
- *   <li>{@code LOCKED}: the owner is registering. Nobody else changes the state, and nobody waits
- *       for it except a registering select with a smaller id (below): a plain operation, a
- *       try-operation, closing, buffer expansion or a larger-id select that meets one of its
+ *   <li>{@code LOCKED}: the owner is registering. Nobody else changes the state. Two kinds of
+ *       thread wait for it, both parked on its lock-waiter stack: a registering select with a
+ *       smaller id (below), and closing (so that a clause completed during registration cannot
+ *       win over a close that came first; {@link #awaitNotRegistering}). A plain operation, a
+ *       try-operation, buffer expansion or a larger-id select that meets one of its
  *       registrations refuses it (kills the cell, sets {@code reregister}), and the owner registers
  *       that clause again after registering the others. The owner writes LOCKED at construction and
  *       by CAS from {@code WAITING} (re-registration), and a helper writes it by CAS from a stale
@@ -96,7 +98,7 @@ final class SelectOp {
         return k < SELECTED.length ? SELECTED[k] : new Selected(k);
     }
 
-    /** A select parked until this one stops registering (see {@link #pushLockWaiter}). */
+    /** A thread (a select or a close) parked until this one stops registering. */
     private static final class LockWaiter {
         final Thread thread;
         final LockWaiter next;
@@ -152,8 +154,8 @@ final class SelectOp {
     private volatile boolean reregister;
 
     /**
-     * Invariant: the threads of smaller-id selects parked in {@code awaitLargerSelect} until this
-     * select stops registering (a Treiber stack, fresh nodes per push). Pushed by them while this
+     * Invariant: the threads of smaller-id selects parked in {@code awaitLargerSelect}, and of
+     * closes parked in {@link #awaitNotRegistering}, until this select stops registering (a Treiber stack, fresh nodes per push). Pushed by them while this
      * select is LOCKED or Pending; taken whole and unparked whenever this select leaves those
      * states ({@link #svState}, and by a helper that selects it). A waiter pushes, then reads
      * the state again before parking, so a drain that ran before the push is never needed.
@@ -189,12 +191,44 @@ final class SelectOp {
         }
     }
 
-    /** Called by a smaller-id select that waits for this one to stop registering. */
+    /** Called by a smaller-id select or a close that waits for this one to stop registering. */
     void pushLockWaiter(Thread t) {
         while (true) {
             LockWaiter head = lockWaiters;
             if (LOCK_WAITERS.compareAndSet(this, head, new LockWaiter(t, head))) {
                 return;
+            }
+        }
+    }
+
+    /**
+     * Parks the current thread (a closing thread) until this select stops registering: its state
+     * is neither LOCKED nor Pending. The caller holds no cell CLAIMED, and a registering select
+     * never waits for a closing thread, so the wait ends once the owner (or the larger-id select
+     * it waits for) runs; it parks, so a virtual caller frees its carrier for them. Not
+     * interruptible: the interrupt flag is cleared for the wait (park returns at once while it is
+     * set) and restored afterwards.
+     */
+    void awaitNotRegistering() {
+        boolean pushed = false;
+        boolean interrupted = false;
+        try {
+            while (isLocked(state)) {
+                if (!pushed) {
+                    pushLockWaiter(Thread.currentThread());
+                    pushed = true;
+                    continue; // look again after publishing the node (drained after unlocking)
+                }
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    continue;
+                }
+                LockSupport.park(this);
+                pushed = false; // a drain took the node; a spurious return pushes a fresh one
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -178,7 +178,7 @@ final class Waiting {
      * virtual holder that is not running; a platform holder preempted by the OS gets a CPU again,
      * since the yielding waiter occupies at most the one carrier. Waits for another thread's
      * progress (a registering select, a partner) never use this: they refuse, or park (see {@code
-     * SelectMeeting.awaitLargerSelect}).
+     * SelectMeeting.awaitLargerSelect} and {@code SelectOp.awaitNotRegistering}).
      */
     static int backoff(int step) {
         if (step < BACKOFF_SPINS) {

@@ -1,7 +1,7 @@
 package dev.weft.stress.jcstress;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.weft.channels.Channel;
 import dev.weft.channels.Select;
@@ -22,19 +22,16 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  *
  * <p>Result: (select code: 2 / -1 done, b.trySend, a.doneOrClosed code, arbiter b.tryReceive).
  *
- * <p>{@code 2, 1, 0, 0} is a known limitation of the select's bias, documented on {@link Select}
- * (introduced by 31fac97, which stopped closing from waiting for a registering select; it shows in
- * about 0.01-0.1% of samples): the select registered its clause on {@code a}, then claimed a cell
- * of {@code b} while still registering; the close refused the registration on {@code a} (the
- * select was registering) and returned; {@code trySend(2)} then put its value into the cell that
- * the select had already claimed, so the select had to take it. Every value is still received
- * exactly once (the arbiter finds nothing left), and {@code a} delivers nothing after its close.
- * Fixing it needs the close to complete a registering select atomically with the select's own
- * commits (a descriptor), which is open work.
+ * <p>{@code 2, 1, 0, 0} is forbidden: the close returned before {@code trySend(2)} started, so
+ * the biased select must report {@code a}'s close. Between 31fac97 and the fix it showed in about
+ * 0.05% of samples (quick mode found it in every run): the close refused the registration of a
+ * select that was still registering, returned, and {@code trySend(2)} put its value into the cell
+ * the select had already claimed on {@code b}. Now the close parks until the select has
+ * registered and completes it ({@code CloseMeetsRegisteringSelectTest} replays the interleaving).
  */
 @JCStressTest
 @Outcome(id = "-1, 0, 0, 0", expect = ACCEPTABLE, desc = "the close completed the select; the later trySend found a dead registration")
-@Outcome(id = "2, 1, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "known bias limitation (see the javadoc): the select, still registering, took the later value from the cell it had claimed on b")
+@Outcome(id = "2, 1, 0, 0", expect = FORBIDDEN, desc = "the select passed over a's close for a value sent after the close returned")
 @State
 public class SelectVsCloseThenSend {
     final Channel<Integer> a = Channel.newRendezvousChannel();
