@@ -295,6 +295,10 @@ final class SelectOp {
         wake();
     }
 
+    boolean hasReregisterRequest() {
+        return reregister;
+    }
+
     boolean takeReregisterRequest() {
         return reregister && REREGISTER.compareAndSet(this, true, false);
     }

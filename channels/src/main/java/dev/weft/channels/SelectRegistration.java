@@ -49,18 +49,13 @@ final class SelectRegistration {
      */
     static Object await(SelectOp op, long timeout) {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        boolean interrupted = false;
         Waiting.Spin spin = op.clauses[0].channel().spin;
-        int budget = spin.budget(op.owner);
-        int spins = 0;
+        boolean interrupted = false;
         op.svState(SelectOp.WAITING);
         try {
             while (true) {
                 Object st = op.lvState();
                 if (SelectOp.isTerminal(st)) {
-                    if (budget > 0) {
-                        spin.record(op.owner, spins < budget, spins);
-                    }
                     return st;
                 }
                 if (op.takeReregisterRequest()) {
@@ -73,40 +68,19 @@ final class SelectRegistration {
                     }
                     continue;
                 }
-                if (spins < budget) {
-                    spins++;
-                    if ((spins & 15) != 0) {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                }
                 // a zero timeout never waits, so, like every operation that does not wait, it
                 // leaves the interrupt flag alone
-                boolean cancel = false;
-                boolean byInterrupt = false;
-                if (timeout == 0L || (deadline != 0L && deadline - System.nanoTime() <= 0L)) {
-                    cancel = true;
-                } else if (Thread.interrupted()) {
-                    interrupted = true;
-                    cancel = true;
-                    byInterrupt = true;
-                }
-                if (cancel) {
+                Object w = timeout == 0L
+                        ? Result.TIMED_OUT
+                        : Waiting.spinThenPark(null, 0, op.owner, op, deadline, spin, op);
+                if (w == Result.INTERRUPTED || w == Result.TIMED_OUT) {
                     if (op.casState(SelectOp.WAITING, SelectOp.CANCELLED)) {
-                        if (byInterrupt) {
-                            interrupted = false; // reported as InterruptedException instead
-                            return Result.INTERRUPTED;
-                        }
-                        return SelectOp.CANCELLED;
+                        // an interrupt is reported as InterruptedException instead of the flag
+                        return w == Result.INTERRUPTED ? Result.INTERRUPTED : SelectOp.CANCELLED;
                     }
-                    continue; // a partner completed it first
-                }
-                if (spins < budget) {
-                    Thread.onSpinWait();
-                } else if (deadline == 0L) {
-                    LockSupport.park(op);
-                } else {
-                    LockSupport.parkNanos(op, deadline - System.nanoTime());
+                    // a partner completed it first (only partners move it from WAITING): the
+                    // interrupt stays visible to the caller
+                    interrupted |= w == Result.INTERRUPTED;
                 }
             }
         } finally {

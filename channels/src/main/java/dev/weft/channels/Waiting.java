@@ -92,7 +92,7 @@ final class Waiting {
             ChannelState ch, Segment seg, int i, Thread me, long timeout, boolean send)
             throws InterruptedException {
         long deadline = timeout > 0 ? deadline(timeout) : 0L;
-        Object st = awaitCell(seg, i, me, deadline, ch.spin, send ? ch.sendWait : ch.receiveWait);
+        Object st = spinThenPark(seg, i, me, null, deadline, ch.spin, send ? ch.sendWait : ch.receiveWait);
         boolean interrupted = st == Result.INTERRUPTED;
         if (interrupted || st == Result.TIMED_OUT) {
             st = Withdrawal.withdrawWaiter(ch, seg, i, me, send);
@@ -110,17 +110,24 @@ final class Waiting {
     }
 
     /**
-     * Waits until cell {@code i} of {@code seg} no longer holds {@code me}.
+     * The one spin-then-park loop, shared by plain waiters and selects. It watches either cell
+     * {@code i} of {@code seg} (a plain waiter, {@code op == null}: until the cell no longer holds
+     * {@code me}) or select {@code op} (until it is terminal or has a re-registration request).
+     * It spins up to {@code spin}'s budget, checking the interrupt flag and the deadline every 16
+     * spins, then parks on {@code blocker}; the partner changes the watched state by CAS and then
+     * unparks {@code me}. It never cancels anything itself: on interrupt or timeout the caller
+     * withdraws by CAS and may still lose to the partner.
      *
      * @param deadline a {@link System#nanoTime()} deadline, or 0 to wait without one
-     * @return the new cell state, or {@link Result#INTERRUPTED} / {@link Result#TIMED_OUT}; in the last two
-     *     cases the caller must withdraw by CAS and may still lose to the partner
+     * @return the watched state that ended the wait (the cell's, or the select's), or {@link
+     *     Result#INTERRUPTED} (the interrupt flag is then cleared) or {@link Result#TIMED_OUT}
      */
-    static Object awaitCell(Segment seg, int i, Thread me, long deadline, Spin spin, Object blocker) {
+    static Object spinThenPark(
+            Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker) {
         int budget = spin.budget(me);
         for (int n = 0; n < budget; n++) {
-            Object st = seg.lvState(i);
-            if (!Cells.holds(st, me)) {
+            Object st = op == null ? seg.lvState(i) : op.lvState();
+            if (changed(st, me, op)) {
                 spin.record(me, true, n);
                 return st;
             }
@@ -138,8 +145,8 @@ final class Waiting {
             spin.record(me, false, budget);
         }
         while (true) {
-            Object st = seg.lvState(i);
-            if (!Cells.holds(st, me)) {
+            Object st = op == null ? seg.lvState(i) : op.lvState();
+            if (changed(st, me, op)) {
                 return st;
             }
             if (Thread.interrupted()) {
@@ -155,6 +162,11 @@ final class Waiting {
                 LockSupport.parkNanos(blocker, left);
             }
         }
+    }
+
+    /** Whether the watched state {@code st} ends the wait of {@code me} (see {@link #spinThenPark}). */
+    private static boolean changed(Object st, Thread me, SelectOp op) {
+        return op == null ? !Cells.holds(st, me) : SelectOp.isTerminal(st) || op.hasReregisterRequest();
     }
 
     /**

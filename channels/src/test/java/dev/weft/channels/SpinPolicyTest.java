@@ -68,7 +68,7 @@ class SpinPolicyTest {
     }
 
     @Test
-    void awaitCellReturnsTheStateThatReplacedTheWaiter() throws Exception {
+    void aPlainWaitReturnsTheStateThatReplacedTheWaiter() throws Exception {
         Segment seg = new Segment(0, null, 0);
         Thread me = Thread.currentThread();
         assertTrue(seg.casState(0, null, me));
@@ -77,21 +77,43 @@ class SpinPolicyTest {
             seg.casState(0, me, Cells.State.DONE);
             java.util.concurrent.locks.LockSupport.unpark(me);
         });
-        assertSame(Cells.State.DONE, Waiting.awaitCell(seg, 0, me, 0L, new Waiting.Spin(), this));
+        assertSame(Cells.State.DONE, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this));
         partner.join();
     }
 
     @Test
-    void awaitCellReportsTimeoutAndInterruptAndLeavesTheCellToTheCaller() {
+    void aPlainWaitReportsTimeoutAndInterruptAndLeavesTheCellToTheCaller() {
         Segment seg = new Segment(0, null, 0);
         Thread me = Thread.currentThread();
         assertTrue(seg.casState(0, null, me));
         long deadline = Waiting.deadline(TimeUnit.MILLISECONDS.toNanos(20));
-        assertSame(Result.TIMED_OUT, Waiting.awaitCell(seg, 0, me, deadline, new Waiting.Spin(), this));
+        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this));
         me.interrupt();
-        assertSame(Result.INTERRUPTED, Waiting.awaitCell(seg, 0, me, 0L, new Waiting.Spin(), this));
+        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this));
         assertFalse(Thread.interrupted(), "the flag is cleared when reported");
-        assertSame(me, seg.lvState(0), "the caller withdraws, not awaitCell");
+        assertSame(me, seg.lvState(0), "the caller withdraws, not the wait loop");
+    }
+
+    @Test
+    void aSelectWaitEndsOnATerminalStateOrAReregistrationRequest() throws Exception {
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        SelectOp op = new SelectOp(new SelectClause<?>[] {ch.receiveClause()});
+        Thread me = Thread.currentThread();
+        op.svState(SelectOp.WAITING);
+        Thread partner = Thread.ofPlatform().start(() -> {
+            sleep(50);
+            op.requestReregistration();
+        });
+        assertSame(SelectOp.WAITING, Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op));
+        partner.join();
+        assertTrue(op.takeReregisterRequest());
+        partner = Thread.ofPlatform().start(() -> {
+            sleep(50);
+            op.casState(SelectOp.WAITING, SelectOp.selected(0));
+            op.wake();
+        });
+        assertSame(SelectOp.selected(0), Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op));
+        partner.join();
     }
 
     @Test
