@@ -9,11 +9,14 @@ package dev.weft.channels;
  * ...OrClosed} forms, returns the original {@link ChannelClosed}). All methods are thread-safe.
  * They never wait for another operation to make progress (a waiting operation is woken, not
  * waited for), with one exception: {@code done()} or {@code error()} that meets the registration
- * of a {@link Select} that is still registering its other clauses parks until that select has
- * registered them (the select's own, bounded work; it never waits for the closing thread), and
- * then completes it with the close. So a close is never passed over by a clause that the select
- * completes while it registers: once {@code done()} has returned, such a select reports this
- * channel closed. {@code isClosedForSend()} and {@code isClosedForReceive()} never park. The
+ * of a {@link Select} that is still registering its other clauses parks until that select stops
+ * registering (its own work, which includes registering again clauses that other operations
+ * refused meanwhile; it never waits for the closing thread). If the select then waits, the close
+ * completes it with this channel's close; if it completed or timed out meanwhile, the close
+ * leaves it. So a select never passes over a close for a clause that became ready only after
+ * the close returned. (A virtual thread that calls {@code done()} while pinned to its carrier,
+ * inside a native frame or a class initializer, then blocks that carrier while it waits.) {@code
+ * isClosedForSend()} and {@code isClosedForReceive()} never park. The
  * only other waits are spins for another thread's next few instructions, during which that
  * thread cannot park or wait: on a cell that another operation holds while it completes or
  * refuses a select registration, and, in {@code done()}, {@code error()} and {@code

@@ -105,15 +105,19 @@ final class Closing {
                 return;
             }
             if (SelectOp.isLocked(os)) {
-                // registering: the close linearizes after the select's registration, so that a
-                // clause the select completes while registering cannot win over this closed one
-                // (bias; jcstress SelectVsCloseThenSend, CloseMeetsRegisteringSelectTest). Give
-                // the cell back and park until the select waits or completes, then look again.
+                // registering: the close does not return before the select stops registering, so
+                // that no clause that becomes ready after the close returned can win over this
+                // closed one (bias; jcstress SelectVsCloseThenSend, CloseMeetsRegisteringSelectTest).
+                // Give the cell back and park until the select waits or completes, then look again.
                 seg.svState(i, st);
                 op.awaitNotRegistering();
                 continue;
             }
-            seg.spElement(i, null); // the select completed otherwise: its registration is dead
+            // the select is terminal: its registration is dead. Or the select's owner moved it from
+            // WAITING to LOCKED (to register again) after our claim: it then reads this cell after
+            // we release it, finds it CLOSED and registers this clause again, in clause order, so
+            // it reports the close unless an earlier clause completes (bias kept)
+            seg.spElement(i, null);
             seg.svState(i, CLOSED);
             return;
         }

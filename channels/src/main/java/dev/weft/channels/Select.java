@@ -27,8 +27,9 @@ import java.util.function.Supplier;
  * receive refuses the registration and completes elsewhere, as in jox and kotlinx.coroutines),
  * so a later clause that completes during that registration can win over it; the value stays in
  * its channel. A close is never passed over that way: a close that meets the registration of an
- * earlier clause waits until the select has registered and then completes it with the close
- * (see {@link CloseableChannel}). Exactly one clause completes: every other registration is
+ * earlier clause waits until the select stops registering and then, if it waits, completes it
+ * with the close (see {@link CloseableChannel}); a later clause that was ready before the close
+ * returned may still win. Exactly one clause completes: every other registration is
  * withdrawn and can neither receive nor deliver later.
  *
  * <p>A select waits without a helper thread, also with a timeout, and is atomic with respect to

@@ -151,10 +151,12 @@ final class SelectRegistration {
                 break;
             }
             if (op.casState(s, SelectOp.CANCELLED)) { // WAITING or Pending: a partner may race
-                op.wakeLockWaiters();
                 break;
             }
         }
+        // always: the Error may have struck between a terminal state write and its drain, and a
+        // select or a close parked on this one must not wait forever
+        op.wakeLockWaiters();
         cleanup(op, -1);
     }
 
