@@ -47,7 +47,7 @@ random_stress() { # seconds capacities segment-size
 
 memory() { # count
   echo "=== MemoryBoundedness $1 waiters per kind (default segment size)"
-  "$JAVA" "${JVM_OPTS[@]}" -cp "$JAR" dev.weft.channels.MemoryBoundedness "$1"
+  "$JAVA" "${JVM_OPTS[@]}" -cp "$JAR" dev.weft.stress.MemoryBoundedness "$1"
 }
 
 ALL=0,1,2,16,100,-1

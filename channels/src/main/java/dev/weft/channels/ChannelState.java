@@ -131,6 +131,7 @@ abstract class ChannelState extends ChannelCounters {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        InternalHooks.install();
     }
 
     /** How this channel's waiters (and selects whose first clause is on it) spin before parking. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.weft.channels.internal.SegmentWatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Memory stays bounded by the number of live waiters: a million withdrawn (timed-out or
  * interrupted) waiters on an otherwise idle channel, and completed exchanges, leave only a handful
  * of segments reachable, whatever the segment size. Reachability is checked the way the GC sees
- * it ({@link GcWatch}: weak references to the segments the channel's pointers referenced, which
+ * it ({@link SegmentWatch}: weak references to the segments the channel's pointers referenced, which
  * must clear after GC), sampled every {@link #SAMPLE_EVERY} operations and checked every {@link
  * #CHECK_EVERY} and at the end. {@code ch.reachableSegments()} only appears in failure messages.
  *
@@ -40,7 +41,7 @@ class ChannelMemoryTest {
     static final int CHECK_EVERY = Math.max(WAITERS / 4, SAMPLE_EVERY);
 
     /** Samples every {@link #SAMPLE_EVERY} operations, GC-checks every {@link #CHECK_EVERY}. */
-    private static void step(GcWatch watch, int i, String what) {
+    private static void step(SegmentWatch watch, int i, String what) {
         if (i % CHECK_EVERY == 0) {
             watch.assertCollected("after " + i + " " + what);
         } else if (i % SAMPLE_EVERY == 0) {
@@ -75,7 +76,7 @@ class ChannelMemoryTest {
     @Test
     void watchedSegmentsSurviveWhileTheyHoldValuesAndAreCollectedAfterwards() throws Exception {
         Channel<Integer> ch = Channel.newUnlimitedChannel();
-        GcWatch watch = new GcWatch(ch, "unlimited channel");
+        SegmentWatch watch = new SegmentWatch(ch, "unlimited channel");
         int n = 20 * Channel.segmentSize();
         for (int i = 0; i < n; i++) {
             ch.send(i);
@@ -91,7 +92,7 @@ class ChannelMemoryTest {
             watch.sample();
         }
         watch.assertCollected("after draining");
-        assertTrue(ch.reachableSegments() <= GcWatch.idleBound(ch), ch.reachableSegments() + " segments reachable");
+        assertTrue(ch.reachableSegments() <= ch.idleSegmentBound(), ch.reachableSegments() + " segments reachable");
     }
 
     /**
@@ -102,7 +103,7 @@ class ChannelMemoryTest {
     @EnumSource(Capacity.class)
     void completedExchangesDoNotAccumulateSegments(Capacity capacity) throws Exception {
         Channel<Integer> ch = capacity.newChannel();
-        GcWatch watch = new GcWatch(ch, capacity + " channel");
+        SegmentWatch watch = new SegmentWatch(ch, capacity + " channel");
         int n = 200_000;
         int chunk = 20_000;
         for (int done = 0; done < n; done += chunk) {
@@ -141,7 +142,7 @@ class ChannelMemoryTest {
     @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "SIXTEEN", "UNLIMITED"})
     void timedOutReceiversOnAnIdleChannel(Capacity capacity) throws Exception {
         Channel<Integer> ch = capacity.newChannel();
-        GcWatch watch = new GcWatch(ch, capacity + " channel");
+        SegmentWatch watch = new SegmentWatch(ch, capacity + " channel");
         Duration timeout = Duration.ofNanos(1);
         for (int i = 1; i <= WAITERS; i++) {
             if (ch.tryReceive(timeout) != null) {
@@ -157,7 +158,7 @@ class ChannelMemoryTest {
     @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "ONE"})
     void timedOutSendersOnAnIdleChannel(Capacity capacity) throws Exception {
         Channel<Integer> ch = capacity.newChannel();
-        GcWatch watch = new GcWatch(ch, capacity + " channel");
+        SegmentWatch watch = new SegmentWatch(ch, capacity + " channel");
         for (int k = 0; k < capacity.buffer(); k++) {
             ch.send(k);
         }
@@ -184,7 +185,7 @@ class ChannelMemoryTest {
     @Test
     void selfInterruptedReceiversOnAnIdleRendezvousChannel() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
-        GcWatch watch = new GcWatch(ch, "rendezvous channel");
+        SegmentWatch watch = new SegmentWatch(ch, "rendezvous channel");
         Forked.run(ThreadKind.VIRTUAL, () -> {
             for (int i = 1; i <= WAITERS; i++) {
                 Thread.currentThread().interrupt();
@@ -205,7 +206,7 @@ class ChannelMemoryTest {
     @Test
     void selfInterruptedSendersOnAnIdleRendezvousChannel() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
-        GcWatch watch = new GcWatch(ch, "rendezvous channel");
+        SegmentWatch watch = new SegmentWatch(ch, "rendezvous channel");
         Forked.run(ThreadKind.VIRTUAL, () -> {
             for (int i = 1; i <= WAITERS; i++) {
                 Thread.currentThread().interrupt();
@@ -258,7 +259,7 @@ class ChannelMemoryTest {
     }
 
     private static void runInterruptedBatches(Channel<Integer> ch, int total, Op op, String what) throws Exception {
-        GcWatch watch = new GcWatch(ch, "channel of capacity " + ch.capacity());
+        SegmentWatch watch = new SegmentWatch(ch, "channel of capacity " + ch.capacity());
         int checkEveryBatches = Math.max(CHECK_EVERY / BATCH, 1);
         List<Thread> batch = new ArrayList<>(BATCH);
         List<Throwable> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();

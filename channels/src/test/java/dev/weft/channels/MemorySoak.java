@@ -1,5 +1,6 @@
 package dev.weft.channels;
 
+import dev.weft.channels.internal.SegmentWatch;
 import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +15,7 @@ import java.util.Locale;
  * reachable. The heap after GC is the bytes of live objects in a class histogram ({@link
  * HeapHistogram}, which runs a full GC); where the JVM has none, the heap used after {@code
  * System.gc()}. A kind fails when the heap grew by more than {@link #GROWTH_BOUND_BYTES}, or when
- * more segments watched by its {@link GcWatch}es survive the GC than an idle channel may keep, or
+ * more segments watched by its {@link SegmentWatch}es survive the GC than an idle channel may keep, or
  * when the pattern itself fails (a wrong value, a hang); the JVM dies with an {@code
  * OutOfMemoryError} when a leak fills the heap first.
  *
@@ -71,7 +72,7 @@ public final class MemorySoak {
                 failure = "heap after GC grew by " + kib(end - start) + " KiB, bound " + kib(GROWTH_BOUND_BYTES)
                         + " KiB" + (after != null ? "; " + after.growthSince(before, 8) : "");
             }
-            for (GcWatch w : soak.watches) {
+            for (SegmentWatch w : soak.watches) {
                 w.assertCollected("after " + count + " " + soak.unit(), soak.extraSegments());
             }
         } catch (AssertionError | Exception e) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.weft.channels.internal.SegmentWatch;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * channel. A pattern fails when the heap used after a full GC grows by more than {@link
  * MemorySoak#GROWTH_BOUND_BYTES} (512 KiB, live objects in a class histogram) from the start to the
  * end of a soak, when segments a
- * {@link GcWatch} saw stay reachable after GC, when the child dies (an {@code OutOfMemoryError}
+ * {@link SegmentWatch} saw stay reachable after GC, when the child dies (an {@code OutOfMemoryError}
  * exits it at once), or when the pattern receives a wrong value.
  *
  * <p>The child runs at the segment size of the current test pass (32 in the default pass, 2 in

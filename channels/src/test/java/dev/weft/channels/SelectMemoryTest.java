@@ -6,6 +6,7 @@ import static dev.weft.channels.SelectChecks.fill;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.weft.channels.internal.SegmentWatch;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Tag;
@@ -18,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Withdrawn select registrations do not accumulate: in a million selects in which one channel
  * always wins, the losing channel (where every select registered and then withdrew) keeps only a
  * handful of segments reachable (4, plus those a buffer spans). Reachability is checked the way
- * the GC sees it ({@link GcWatch}: weak references to the segments the channels' pointers
+ * the GC sees it ({@link SegmentWatch}: weak references to the segments the channels' pointers
  * referenced must clear after GC), sampled every {@link #SAMPLE_EVERY} selects and checked every
  * {@link #CHECK_EVERY} and at the end; {@code reachableSegments()} only appears in failure
  * messages.
@@ -34,8 +35,8 @@ class SelectMemoryTest {
     static final int CHECK_EVERY = Math.max(SELECTS / 4, SAMPLE_EVERY);
 
     /** Samples every {@link #SAMPLE_EVERY} selects and GC-checks every {@link #CHECK_EVERY}. */
-    private static void step(int i, GcWatch... watches) {
-        for (GcWatch w : watches) {
+    private static void step(int i, SegmentWatch... watches) {
+        for (SegmentWatch w : watches) {
             if (i % CHECK_EVERY == 0) {
                 w.assertCollected("after " + i + " selects");
             } else if (i % SAMPLE_EVERY == 0) {
@@ -44,8 +45,8 @@ class SelectMemoryTest {
         }
     }
 
-    private static void assertCollected(String when, GcWatch... watches) {
-        for (GcWatch w : watches) {
+    private static void assertCollected(String when, SegmentWatch... watches) {
+        for (SegmentWatch w : watches) {
             w.assertCollected(when);
         }
     }
@@ -59,8 +60,8 @@ class SelectMemoryTest {
     void withdrawnReceiveRegistrationsOnTheLosingChannel(Capacity capacity) throws Exception {
         Channel<Integer> loser = capacity.newChannel();
         Channel<Integer> winner = Channel.newBufferedChannel(1);
-        GcWatch loserWatch = new GcWatch(loser, "losing channel");
-        GcWatch winnerWatch = new GcWatch(winner, "winning channel");
+        SegmentWatch loserWatch = new SegmentWatch(loser, "losing channel");
+        SegmentWatch winnerWatch = new SegmentWatch(winner, "winning channel");
         SelectClause<Integer> lose = loser.receiveClause(v -> -1);
         SelectClause<Integer> win = winner.receiveClause();
         for (int i = 1; i <= SELECTS; i++) {
@@ -80,10 +81,10 @@ class SelectMemoryTest {
     @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "ONE", "SIXTEEN"})
     void withdrawnSendRegistrationsOnTheLosingChannel(Capacity capacity) throws Exception {
         Channel<Integer> loser = capacity.newChannel();
-        GcWatch loserWatch = new GcWatch(loser, "losing channel");
+        SegmentWatch loserWatch = new SegmentWatch(loser, "losing channel");
         fill(loser, capacity);
         Channel<Integer> winner = Channel.newUnlimitedChannel();
-        GcWatch winnerWatch = new GcWatch(winner, "winning channel");
+        SegmentWatch winnerWatch = new SegmentWatch(winner, "winning channel");
         SelectClause<Integer> lose = loser.sendClause(-1, () -> -1);
         SelectClause<Integer> win = winner.receiveClause();
         for (int i = 1; i <= SELECTS; i++) {
@@ -106,9 +107,9 @@ class SelectMemoryTest {
         Channel<Integer> loser = Channel.newRendezvousChannel();
         Channel<Integer> other = Capacity.TWO.newChannel();
         Channel<Integer> winner = Channel.newUnlimitedChannel();
-        GcWatch[] watches = {
-            new GcWatch(loser, "losing channel"), new GcWatch(other, "other losing channel"),
-            new GcWatch(winner, "winning channel")
+        SegmentWatch[] watches = {
+            new SegmentWatch(loser, "losing channel"), new SegmentWatch(other, "other losing channel"),
+            new SegmentWatch(winner, "winning channel")
         };
         for (int i = 1; i <= SELECTS / 2; i++) {
             winner.trySend(i);
@@ -132,8 +133,8 @@ class SelectMemoryTest {
     void parkedSelectsCompletedOnTheOtherChannel(Capacity capacity) throws Exception {
         Channel<Integer> loser = capacity.newChannel();
         Channel<Integer> winner = Channel.newRendezvousChannel();
-        GcWatch loserWatch = new GcWatch(loser, "losing channel");
-        GcWatch winnerWatch = new GcWatch(winner, "winning channel");
+        SegmentWatch loserWatch = new SegmentWatch(loser, "losing channel");
+        SegmentWatch winnerWatch = new SegmentWatch(winner, "winning channel");
         int n = SELECTS / 10;
         Forked<Void> partner = Forked.run(ThreadKind.PLATFORM, () -> {
             for (int i = 1; i <= n; i++) {
@@ -160,7 +161,7 @@ class SelectMemoryTest {
     void timedOutAndInterruptedSelects() throws Exception {
         Channel<Integer> a = Channel.newRendezvousChannel();
         Channel<Integer> b = Channel.newBufferedChannel(1);
-        GcWatch[] watches = {new GcWatch(a, "a"), new GcWatch(b, "b")};
+        SegmentWatch[] watches = {new SegmentWatch(a, "a"), new SegmentWatch(b, "b")};
         b.send(0);
         Forked.run(ThreadKind.VIRTUAL, () -> {
             int n = SELECTS / 5;

@@ -1,5 +1,6 @@
 package dev.weft.channels;
 
+import dev.weft.channels.internal.SegmentWatch;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -7,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The traffic patterns of {@link MemorySoak}, one class each. Every pattern runs on channels of
  * one kind, checks the values it receives (so a soak that loses or reorders values fails too),
- * and samples its {@link GcWatch}es every {@link #SAMPLE_EVERY} messages.
+ * and samples its {@link SegmentWatch}es every {@link #SAMPLE_EVERY} messages.
  */
 final class SoakPatterns {
     static final int SAMPLE_EVERY = 1_000;
@@ -40,9 +41,9 @@ final class SoakPatterns {
 
     /** One pattern on fresh channels; {@link #run} may be called repeatedly (warm-up, then the soak). */
     abstract static class Soak {
-        final GcWatch[] watches;
+        final SegmentWatch[] watches;
 
-        Soak(GcWatch... watches) {
+        Soak(SegmentWatch... watches) {
             this.watches = watches;
         }
 
@@ -66,7 +67,7 @@ final class SoakPatterns {
 
         final void sample(int i) {
             if (i % SAMPLE_EVERY == 0) {
-                for (GcWatch w : watches) {
+                for (SegmentWatch w : watches) {
                     w.sample();
                 }
             }
@@ -137,7 +138,7 @@ final class SoakPatterns {
         }
 
         private WaitingReceive(Channel<Integer> ch) {
-            super(new GcWatch(ch, "channel"));
+            super(new SegmentWatch(ch, "channel"));
             this.ch = ch;
         }
 
@@ -168,7 +169,7 @@ final class SoakPatterns {
         }
 
         private WaitingSelect(Channel<Integer> a, Channel<Integer> b) {
-            super(new GcWatch(a, "first channel"), new GcWatch(b, "second channel"));
+            super(new SegmentWatch(a, "first channel"), new SegmentWatch(b, "second channel"));
             this.a = a;
             this.b = b;
         }
@@ -210,7 +211,7 @@ final class SoakPatterns {
         }
 
         private TimedOutSend(Channel<Integer> ch) {
-            super(new GcWatch(ch, "channel"));
+            super(new SegmentWatch(ch, "channel"));
             this.ch = ch;
             for (int k = 0; k < Math.max(ch.capacity(), 0); k++) {
                 check(ch.trySend(nextSent++), "could not fill the buffer");
@@ -259,7 +260,7 @@ final class SoakPatterns {
         }
 
         private InterruptedReceive(Channel<Integer> ch) {
-            super(new GcWatch(ch, "channel"));
+            super(new SegmentWatch(ch, "channel"));
             this.ch = ch;
         }
 
@@ -320,7 +321,7 @@ final class SoakPatterns {
         }
 
         private TryChurn(Channel<Integer> ch) {
-            super(new GcWatch(ch, "channel"));
+            super(new SegmentWatch(ch, "channel"));
             this.ch = ch;
         }
 

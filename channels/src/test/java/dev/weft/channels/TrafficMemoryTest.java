@@ -1,5 +1,6 @@
 package dev.weft.channels;
 
+import dev.weft.channels.internal.SegmentWatch;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
@@ -11,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The traffic patterns of the soak tests ({@link SoakPatterns}: a consumer that waits on every
  * receive, a select loop that waits on every select, timed-out senders, interrupted receivers,
  * try-operation churn), in this JVM and at a smaller count, on every channel kind: afterwards the
- * segments the channels' pointers went through must be collectable ({@link GcWatch}). Issue 8
+ * segments the channels' pointers went through must be collectable ({@link SegmentWatch}). Issue 8
  * Bug 1 (completed segments kept through {@code prev} whenever receivers waited) fails the first
  * two patterns and the interrupted receivers, while {@code reachableSegments()} saw nothing.
  * {@link MemorySoakTest} runs the same patterns with millions of messages in a 32 MiB heap.
@@ -37,7 +38,7 @@ class TrafficMemoryTest {
         SoakPatterns.Soak soak = SoakPatterns.create(pattern, kind);
         int n = count(pattern);
         soak.run(n);
-        for (GcWatch watch : soak.watches) {
+        for (SegmentWatch watch : soak.watches) {
             watch.assertCollected(pattern + " on " + kind + ", after " + n + " " + soak.unit(), soak.extraSegments());
         }
     }

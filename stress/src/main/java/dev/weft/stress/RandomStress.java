@@ -10,7 +10,7 @@ import dev.weft.channels.ChannelErrorException;
 import dev.weft.channels.Select;
 import dev.weft.channels.SelectClause;
 import dev.weft.channels.Sink;
-import dev.weft.channels.StressHooks;
+import dev.weft.channels.internal.StressAccess;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.time.Duration;
@@ -84,7 +84,7 @@ public final class RandomStress {
                 : new int[] {0, 1, 2, 16, 100, -1};
         long seed = args.length > 2 ? Long.parseLong(args[2]) : System.nanoTime();
         System.out.printf("RandomStress: segmentSize=%d, capacities=%s, %.0f s, seed=%d, %d producers, %d consumers%n",
-                StressHooks.segmentSize(), Arrays.toString(capacities), seconds, seed, PRODUCERS, CONSUMERS);
+                StressAccess.segmentSize(), Arrays.toString(capacities), seconds, seed, PRODUCERS, CONSUMERS);
         SplittableRandom rnd = new SplittableRandom(seed);
         long perCapacityNanos = (long) (seconds * 1e9 / capacities.length);
         boolean ok = true;
@@ -107,7 +107,7 @@ public final class RandomStress {
                 "RandomStress %s: segmentSize=%d rounds=%d ops=%,d selects=%,d interrupts=%,d"
                         + " (interrupted ops %,d, completed-then-flag-set %,d) timeouts=%,d failed-try=%,d"
                         + " closes=%,d closed-seen=%,d delivered=%,d returned-to-sender=%,d discarded-by-error=%,d%n",
-                ok ? "PASSED" : "FAILED", StressHooks.segmentSize(), ROUNDS.sum(), OPS.sum(), SELECTS.sum(),
+                ok ? "PASSED" : "FAILED", StressAccess.segmentSize(), ROUNDS.sum(), OPS.sum(), SELECTS.sum(),
                 INTERRUPTS_DELIVERED.sum(), INTERRUPTED_OPS.sum(), INTERRUPT_AFTER_COMPLETION.sum(),
                 TIMEOUTS.sum(), TRY_FAILED.sum(), CLOSES.sum(), CLOSED_SEEN.sum(), DELIVERED.sum(),
                 RETURNED.sum(), DISCARDED.sum());
@@ -491,7 +491,7 @@ public final class RandomStress {
             DELIVERED.add(delivered);
             if (!failures.isEmpty()) {
                 System.out.println("FAILURE in a round with capacity " + capacity + (errorB ? " (B closed in error)" : "")
-                        + ", segment size " + StressHooks.segmentSize() + ":");
+                        + ", segment size " + StressAccess.segmentSize() + ":");
                 failures.forEach(f -> System.out.println("  " + f));
                 System.out.println("  A: " + a);
                 System.out.println("  B: " + b);
@@ -502,7 +502,7 @@ public final class RandomStress {
 
         void hang() {
             System.out.println("HANG: a round with capacity " + capacity + ", segment size "
-                    + StressHooks.segmentSize() + " did not finish within " + ROUND_HANG_MS + " ms");
+                    + StressAccess.segmentSize() + " did not finish within " + ROUND_HANG_MS + " ms");
             System.out.println("  A: " + a);
             System.out.println("  B: " + b);
             for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {

@@ -4,7 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 
 import dev.weft.channels.Channel;
-import dev.weft.channels.StressHooks;
+import dev.weft.channels.internal.StressAccess;
 import java.time.Duration;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -32,7 +32,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
         desc = "sends met waiting receives across (possibly removed) segments")
 @State
 public class SegmentRemovalVsTraversal {
-    static final int RECEIVES = Math.min(65, 2 * StressHooks.segmentSize() + 1);
+    static final int RECEIVES = Math.min(65, 2 * StressAccess.segmentSize() + 1);
     final Channel<Integer> ch = Channel.newRendezvousChannel();
 
     @Actor
@@ -66,6 +66,6 @@ public class SegmentRemovalVsTraversal {
     @Arbiter
     public void check(IIII_Result r) {
         boolean empty = ch.tryReceive() == null && !ch.trySend(3);
-        r.r4 = Codes.bool(empty && StressHooks.reachableSegments(ch) <= 4);
+        r.r4 = Codes.bool(empty && StressAccess.reachableSegments(ch) <= 4);
     }
 }

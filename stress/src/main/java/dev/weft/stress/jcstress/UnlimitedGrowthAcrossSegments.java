@@ -3,7 +3,7 @@ package dev.weft.stress.jcstress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 
 import dev.weft.channels.Channel;
-import dev.weft.channels.StressHooks;
+import dev.weft.channels.internal.StressAccess;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -28,7 +28,7 @@ public class UnlimitedGrowthAcrossSegments {
     final Channel<Integer> ch = Channel.newUnlimitedChannel();
 
     public UnlimitedGrowthAcrossSegments() {
-        for (int i = 0; i < StressHooks.segmentSize() - 1; i++) {
+        for (int i = 0; i < StressAccess.segmentSize() - 1; i++) {
             ch.trySend(-7);
             ch.tryReceive();
         }

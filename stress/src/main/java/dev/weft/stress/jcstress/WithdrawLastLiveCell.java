@@ -4,7 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 
 import dev.weft.channels.Channel;
-import dev.weft.channels.StressHooks;
+import dev.weft.channels.internal.StressAccess;
 import java.time.Duration;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -33,7 +33,7 @@ public class WithdrawLastLiveCell {
 
     public WithdrawLastLiveCell() {
         try {
-            for (int i = 0; i < StressHooks.segmentSize() - 1; i++) {
+            for (int i = 0; i < StressAccess.segmentSize() - 1; i++) {
                 ch.tryReceive(Duration.ofNanos(1));
             }
         } catch (InterruptedException e) {
@@ -58,6 +58,6 @@ public class WithdrawLastLiveCell {
     @Arbiter
     public void check(IIII_Result r) {
         r.r3 = Codes.of(ch.trySendOrClosed(2));
-        r.r4 = Codes.bool(StressHooks.reachableSegments(ch) <= 3);
+        r.r4 = Codes.bool(StressAccess.reachableSegments(ch) <= 3);
     }
 }

@@ -1,8 +1,8 @@
 package dev.weft.stress.regression;
 
 import dev.weft.channels.Channel;
-import dev.weft.channels.SegmentWatch;
 import dev.weft.channels.Select;
+import dev.weft.channels.internal.SegmentWatch;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;

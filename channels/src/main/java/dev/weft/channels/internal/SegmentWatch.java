@@ -1,5 +1,6 @@
-package dev.weft.channels;
+package dev.weft.channels.internal;
 
+import dev.weft.channels.Channel;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -7,25 +8,23 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Checks memory the way the garbage collector sees it, not through the channel's own pointers.
+ * Not API: checks a channel's memory the way the garbage collector sees it, not through the
+ * channel's own pointers. Used by the library's memory tests and by the stress module.
  *
  * <p>{@link #sample()} keeps a {@link WeakReference} to each segment a channel pointer (send,
  * receive, buffer end) references at that moment; the first sample is taken on construction, so
  * segment 0 of a fresh channel is always watched. {@link #assertCollected} runs the GC and fails
- * if more watched segments are still alive than an idle channel may keep ({@link #idleBound}).
- * A segment kept alive by any path (its successor's {@code prev}, a waiter, a select, a stale
- * field) counts, which is what {@code Channel.reachableSegments()} (a walk along {@code next}
- * from the channel's pointers) cannot see; that count is only printed as a diagnostic.
+ * if more watched segments are still alive than an idle channel may keep ({@link
+ * StressAccess#idleSegmentBound}). A segment kept alive by any path (its successor's {@code prev},
+ * a waiter, a select, a stale field) counts, which is what {@link StressAccess#reachableSegments}
+ * (a walk along {@code next} from the channel's pointers) cannot see; that count is only printed
+ * as a diagnostic.
  *
  * <p>The watch holds the channel strongly, so the channel itself stays reachable while the GC
- * runs. The stress module's copy of the channel tests' {@code GcWatch} (test classes are not
- * shared between modules); public for the regression tests in other packages, which must run on
- * the class path (see {@link StressHooks}).
+ * runs. No test-framework dependency: failures are {@link AssertionError}s. Not thread-safe: one
+ * thread samples and checks.
  */
 public final class SegmentWatch {
-    /** Segments an idle channel may keep besides those its buffer spans (the library's constant). */
-    public static final int IDLE_BOUND = ChannelState.IDLE_SEGMENTS;
-
     private final Channel<?> ch;
     private final String name;
     private final List<WeakReference<Object>> refs = new ArrayList<>();
@@ -44,38 +43,32 @@ public final class SegmentWatch {
         sample();
     }
 
-    /**
-     * The segments an idle channel may keep: the library's own bound ({@code
-     * ChannelState.idleSegmentBound}).
-     *
-     * @param ch the channel
-     * @return the bound
-     */
-    public static int idleBound(Channel<?> ch) {
-        return ch.idleSegmentBound();
-    }
-
     /** Watches the segments the channel's pointers reference now (each segment only once). */
     public void sample() {
-        watch(ch.lvSendSegment());
-        watch(ch.lvReceiveSegment());
-        watch(ch.lvBufferEndSegment());
+        StressAccess.forEachPointerSegment(ch, this::watch);
     }
 
-    private void watch(Segment s) {
-        if (s != null && ids.add(s.id)) {
-            refs.add(new WeakReference<>(s));
+    private void watch(Object segment, long id) {
+        if (ids.add(id)) {
+            refs.add(new WeakReference<>(segment));
         }
     }
 
-    /** How many segments have been watched so far. */
+    /**
+     * How many segments have been watched so far.
+     *
+     * @return the count
+     */
     public int watched() {
         return refs.size();
     }
 
     /**
      * Runs the GC (a few rounds, with short pauses) until at most {@code bound} watched segments
-     * are alive; returns how many are.
+     * are alive.
+     *
+     * @param bound the count to get down to
+     * @return how many watched segments are alive
      */
     public int aliveAfterGc(int bound) {
         int alive = alive();
@@ -94,7 +87,11 @@ public final class SegmentWatch {
         return alive;
     }
 
-    /** Runs the GC twice and returns how many watched segments are alive. */
+    /**
+     * Runs the GC twice.
+     *
+     * @return how many watched segments are alive
+     */
     public int aliveAfterGc() {
         System.gc();
         System.gc();
@@ -111,24 +108,34 @@ public final class SegmentWatch {
         return n;
     }
 
-    /** Fails unless at most {@link #idleBound} watched segments survive the GC. */
+    /**
+     * Fails unless at most {@link StressAccess#idleSegmentBound} watched segments survive the GC;
+     * then samples again.
+     *
+     * @param when when the check runs, for the failure message
+     * @throws AssertionError if more watched segments survive
+     */
     public void assertCollected(String when) {
         assertCollected(when, 0);
     }
 
     /**
-     * Fails unless at most {@link #idleBound} plus {@code extraSegments} watched segments survive
-     * the GC (extra: segments that live waiters or values legitimately keep).
+     * Fails unless at most {@link StressAccess#idleSegmentBound} plus {@code extraSegments} watched
+     * segments survive the GC; then samples again.
+     *
+     * @param when when the check runs, for the failure message
+     * @param extraSegments segments that live waiters or values legitimately keep
+     * @throws AssertionError if more watched segments survive
      */
     public void assertCollected(String when, int extraSegments) {
-        int bound = idleBound(ch) + extraSegments;
+        int bound = StressAccess.idleSegmentBound(ch) + extraSegments;
         int alive = aliveAfterGc(bound);
         if (alive > bound) {
             String dump = ch.dumpCells();
             throw new AssertionError(name + ", " + when + ": " + alive + " of " + refs.size()
-                    + " watched segments still reachable after GC (segment size " + Channel.segmentSize()
+                    + " watched segments still reachable after GC (segment size " + StressAccess.segmentSize()
                     + "), expected at most " + bound + "; reachable along next from the pointers: "
-                    + ch.reachableSegments() + "\n" + dump.substring(0, Math.min(dump.length(), 2_000)));
+                    + StressAccess.reachableSegments(ch) + "\n" + dump.substring(0, Math.min(dump.length(), 2_000)));
         }
         sample();
     }

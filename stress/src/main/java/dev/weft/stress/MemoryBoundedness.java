@@ -1,5 +1,9 @@
-package dev.weft.channels;
+package dev.weft.stress;
 
+import dev.weft.channels.Channel;
+import dev.weft.channels.Select;
+import dev.weft.channels.internal.SegmentWatch;
+import dev.weft.channels.internal.StressAccess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,25 +11,25 @@ import java.util.function.IntFunction;
 
 /**
  * Memory-boundedness check: millions of cancelled waiters must leave only a few segments
- * reachable from a channel (O(1) removal of fully cleaned segments, DESIGN.md "Verification
- * layers" 4), measured the way the garbage collector sees it.
+ * reachable from a channel (O(1) removal of fully cleaned segments), measured the way the garbage
+ * collector sees it.
  *
  * <p>For each kind of waiter, {@code N} virtual threads (in batches) wait on a channel, are
  * interrupted once all of them are parked, and withdraw. A {@link SegmentWatch} per channel keeps
  * weak references to the segments the channel's pointers referenced (sampled while each batch is
  * parked and after it withdrew); every {@link #CHECK_EVERY_BATCHES} batches and at the end, at
- * most {@link SegmentWatch#idleBound} of them may survive a GC. The heap used after GC before and
- * after each kind is reported, not checked: in the 2 GiB heap of {@code stress/run.sh} a full GC
+ * most {@link StressAccess#idleSegmentBound} of them may survive a GC. The heap used after GC
+ * before and after each kind is reported, not checked: in the 2 GiB heap of {@code stress/run.sh} a full GC
  * may leave megabytes of dead space in place, so the bounded heap checks are the channel tests'
  * soaks in a 32 MiB heap ({@code MemorySoakTest}).
- * {@link Channel#reachableSegments()} (a walk along {@code next} from the channel's pointers,
+ * {@link StressAccess#reachableSegments} (a walk along {@code next} from the channel's pointers,
  * blind to what {@code prev} keeps) is only reported. Kinds: interrupted rendezvous senders,
  * interrupted rendezvous receivers, interrupted receivers on an empty buffered channel,
  * interrupted senders on a full buffered channel, interrupted selects (registered in two
  * channels; send-clause selects n/4), and timed-out sends (n/5, sequential).
  *
- * <p>Lives in package {@code dev.weft.channels} to reach the package-private hooks, so it must run
- * on the class path. Usage: {@code MemoryBoundedness [count=1000000]}. Exits 1 on failure.
+ * <p>Reaches the library's hooks through {@link StressAccess} (exported to this module only).
+ * Usage: {@code MemoryBoundedness [count=1000000]}. Exits 1 on failure.
  */
 public final class MemoryBoundedness {
     static final int BATCH = 10_000;
@@ -34,10 +38,16 @@ public final class MemoryBoundedness {
 
     private MemoryBoundedness() {}
 
+    /**
+     * Runs every kind of waiter and exits 0 if all passed, 1 otherwise.
+     *
+     * @param args optional: the number of waiters per kind (default 1,000,000)
+     * @throws Exception if a waiter does not park in time or the run is interrupted
+     */
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         System.out.printf("MemoryBoundedness: %,d waiters per kind, segmentSize=%d, bound=%d segments alive after GC"
-                + " (plus those a buffer spans)%n", n, Channel.segmentSize(), SegmentWatch.IDLE_BOUND);
+                + " (plus those a buffer spans)%n", n, StressAccess.segmentSize(), StressAccess.idleSegments());
         boolean ok = true;
 
         Channel<Integer> rendezvous = Channel.newRendezvousChannel();
@@ -189,7 +199,7 @@ public final class MemoryBoundedness {
             }
             awaitParked(threads);
             for (Channel<Integer> ch : channels) {
-                maxWhileParked = Math.max(maxWhileParked, ch.reachableSegments());
+                maxWhileParked = Math.max(maxWhileParked, StressAccess.reachableSegments(ch));
             }
             watches.forEach(SegmentWatch::sample);
             for (Thread t : threads) {
