@@ -19,7 +19,11 @@ find_java
 java=$JAVA
 mkdir -p "$out"
 opts=(-f 1 -wi 3 -w 1s -i 5 -r 1s -to 120s)
-echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+if check="$(machine_check)"; then
+  echo "machine before the run: $check"
+else
+  echo "WARNING: another process is busy ($check): these figures are not quiet ones" >&2
+fi
 for round in $(seq 1 "$rounds"); do
   for ver in before after; do
     jar=$before; [ "$ver" = after ] && jar=$after
@@ -31,24 +35,25 @@ for round in $(seq 1 "$rounds"); do
     echo "round $round $ver done, load $(cut -d' ' -f1 /proc/loadavg)"
   done
 done
-python3 - "$out" <<'PY'
-import json, glob, random, statistics as st, sys
-out = sys.argv[1]
+python3 - "$here" "$out" <<'PY'
+import glob, json, sys
+sys.path.insert(0, sys.argv[1])
+from stats import bootstrap_ratio, fork_means, median
+out = sys.argv[2]
 names = {'rdv': 'Rendezvous', 'buf': 'Buffered 16', 'sel': 'Select 2 clauses', 'chn': 'Chained 0 (10k)', 'con': 'Contention 16x16'}
 res = {}
 for f in glob.glob(out + '/r-*.json'):
     _, ver, rnd, b = f.rsplit('/', 1)[1][:-5].split('-')
     d = json.load(open(f))
     if d:
-        res.setdefault(b, {}).setdefault(ver, []).append(d[0]['primaryMetric']['score'])
-random.seed(1)
+        res.setdefault(b, {}).setdefault(ver, []).extend(fork_means(d[0]))
 print('| scenario | before ns (fork means) | after ns (fork means) | median before | median after | after/before | 95% bootstrap CI |')
 print('|---|---|---|--:|--:|--:|---|')
 for b in names:
     x = res.get(b, {}).get('before', []); y = res.get(b, {}).get('after', [])
     if not x or not y:
         continue
-    bs = sorted(st.median([random.choice(y) for _ in y]) / st.median([random.choice(x) for _ in x]) for _ in range(10000))
+    lo, hi = bootstrap_ratio(y, x)
     print(f"| {names[b]} | {', '.join(f'{v:.0f}' for v in sorted(x))} | {', '.join(f'{v:.0f}' for v in sorted(y))} | "
-          f"{st.median(x):.0f} | {st.median(y):.0f} | {st.median(y) / st.median(x):.2f} | [{bs[250]:.2f}, {bs[9750]:.2f}] |")
+          f"{median(x):.0f} | {median(y):.0f} | {median(y) / median(x):.2f} | [{lo:.2f}, {hi:.2f}] |")
 PY

@@ -12,15 +12,24 @@ Python 3 standard library only.
 """
 import json
 import math
-import statistics
+import os
 import sys
 from collections import OrderedDict
 
-CLASS_ORDER = ["Rendezvous", "Buffered", "Select", "Chained", "Parallel", "Contention"]
-IMPL_ORDER = ["weft", "jox", "kotlin", "go", "SynchronousQueue", "LinkedTransferQueue", "Exchanger",
-              "ArrayBlockingQueue", "LinkedBlockingQueue"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stats import fork_means, impl_label, median  # noqa: E402
+
+CLASS_ORDER = ["Rendezvous", "Buffered", "Select", "Chained", "Parallel", "Contention", "PairFloor", "ChainFloor",
+               "PlatformRendezvous", "PlatformBuffered", "NoisyRendezvous", "NoisyBuffered",
+               "RendezvousLatency", "BufferedLatency"]
+IMPL_ORDER = ["weft", "jox", "jox111", "kotlin", "go", "SynchronousQueue", "LinkedTransferQueue", "Exchanger",
+              "ArrayBlockingQueue", "LinkedBlockingQueue", "floor"]
+JDK = {"SynchronousQueue", "LinkedTransferQueue", "Exchanger", "ArrayBlockingQueue", "LinkedBlockingQueue"}
+# Not peers: Go is another runtime (informational), a floor is no channel at all.
+NOT_PEERS = {"weft", "go", "floor"}
 COLORS = {
-    "weft": "#d62728", "jox": "#1f77b4", "kotlin": "#9467bd", "go": "#17becf",
+    "weft": "#d62728", "jox": "#1f77b4", "jox111": "#aec7e8", "kotlin": "#9467bd", "go": "#17becf",
+    "floor": "#7f7f7f",
     "SynchronousQueue": "#2ca02c", "LinkedTransferQueue": "#98df8a", "Exchanger": "#bcbd22",
     "ArrayBlockingQueue": "#ff7f0e", "LinkedBlockingQueue": "#ffbb78",
 }
@@ -45,10 +54,9 @@ class Result:
         cls = bench.split(".")[-2]
         self.cls = cls[:-len("Benchmark")] if cls.endswith("Benchmark") else cls
         self.params = dict(rec.get("params") or {})
-        impl = self.params.pop("impl", "?")
-        if impl == "jdk":  # the JDK's counterpart of a channel of this capacity
-            impl = "SynchronousQueue" if self.params.get("capacity", "0") == "0" else "ArrayBlockingQueue"
-        self.impl = impl
+        # jdk: the JDK's counterpart of a channel of this capacity; the floors have no impl.
+        self.impl = "floor" if self.cls.endswith("Floor") else impl_label(self.params)
+        self.params.pop("impl", None)
         pm = rec["primaryMetric"]
         self.unit = pm.get("scoreUnit", "")
         self.score = pm.get("score")
@@ -57,9 +65,8 @@ class Result:
             self.score = float("nan")
         if isinstance(self.error, str):
             self.error = float("nan")
-        raw = pm.get("rawData") or []
-        self.fork_means = [statistics.fmean(f) for f in raw if f]
-        self.median = statistics.median(self.fork_means) if self.fork_means else self.score
+        self.fork_means = fork_means(rec)
+        self.median = median(self.fork_means) if self.fork_means else self.score
         sec = rec.get("secondaryMetrics") or {}
         alloc = sec.get("gc.alloc.rate.norm")
         self.alloc = alloc.get("score") if alloc else None
@@ -131,7 +138,7 @@ def summarize(scenarios):
             row[peer] = ratio(w.score, w.error, p.score, p.error) if (w and p) else None
             row[peer + "_median"] = (w.median / p.median) if (w and p and p.median and not nan(w.median)) else None
         # Go is an informational column (another runtime), not a peer to beat.
-        peers = [r for i, r in impls.items() if i not in ("weft", "go") and not nan(r.score)]
+        peers = [r for i, r in impls.items() if i not in NOT_PEERS and not nan(r.score)]
         if peers:
             best = min(peers, key=lambda r: r.score)
             row["best"] = best
@@ -181,17 +188,17 @@ def md_report(scenarios, out, title, note=""):
     out.write("ns per value (mean ± JMH 99.9% error, {} fork(s)); ratios < 1: weft is faster; ".format(forks)
               + "errors of ratios propagated from the scores'.\n\n")
     has_go = "go" in impls_all
-    out.write("| scenario | weft | jox | kotlin | best JDK peer | weft/jox | weft/kotlin | weft/best peer |"
-              + (" Go (informational) |" if has_go else "") + "\n")
-    out.write("|---|--:|--:|--:|--:|--:|--:|--:|" + ("--:|" if has_go else "") + "\n")
+    out.write("| scenario | weft | jox | jox 1.1.1 | kotlin | best JDK peer | weft/jox | weft/kotlin | weft/best peer "
+              "| floor |" + (" Go (informational) |" if has_go else "") + "\n")
+    out.write("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|" + ("--:|" if has_go else "") + "\n")
     for row in summarize(scenarios):
         impls = scenarios[row["scenario"]]
-        jdk = [r for i, r in impls.items() if i not in ("weft", "jox", "kotlin", "go") and not nan(r.score)]
+        jdk = [r for i, r in impls.items() if i in JDK and not nan(r.score)]
         best_jdk = min(jdk, key=lambda r: r.score) if jdk else None
         out.write(f"| {row['scenario']} | {sc(impls.get('weft'))} | {sc(impls.get('jox'))} | "
-                  f"{sc(impls.get('kotlin'))} | "
+                  f"{sc(impls.get('jox111'))} | {sc(impls.get('kotlin'))} | "
                   f"{(best_jdk.impl + ' ' + sc(best_jdk)) if best_jdk else ''} | "
-                  f"{rr(row['jox'])} | {rr(row['kotlin'])} | {rr(row.get('vs_best'))} |"
+                  f"{rr(row['jox'])} | {rr(row['kotlin'])} | {rr(row.get('vs_best'))} | {sc(impls.get('floor'))} |"
                   + (f" {sc(impls.get('go'))} |" if has_go else "") + "\n")
     out.write("\nAllocation, bytes per value (`-prof gc`, gc.alloc.rate.norm):\n\n")
     jvm_all = [i for i in impls_all if i != "go"]
@@ -200,9 +207,9 @@ def md_report(scenarios, out, title, note=""):
     for name, impls in scenarios.items():
         cells = ["" if impls.get(i) is None else fmt(impls[i].alloc, 1) for i in jvm_all]
         out.write(f"| {name} | " + " | ".join(cells) + " |\n")
-    if any(i not in ("weft", "jox", "kotlin", "go") for i in impls_all):
+    if any(i in JDK for i in impls_all):
         out.write("\nAll JDK peers, ns per value:\n\n")
-        jdk_all = [i for i in impls_all if i not in ("weft", "jox", "kotlin", "go")]
+        jdk_all = [i for i in impls_all if i in JDK]
         out.write("| scenario | " + " | ".join(jdk_all) + " |\n")
         out.write("|---" + "|--:" * len(jdk_all) + "|\n")
         for name, impls in scenarios.items():

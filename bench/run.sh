@@ -2,7 +2,8 @@
 # Builds and runs the weft benchmarks (JMH) side by side with jox, kotlinx.coroutines and JDK queues,
 # then prints a table with ratios and writes JSON, Markdown and an SVG chart to bench/results/.
 #
-#   bench/run.sh                   quick profile (~10-12 min on 2 cores, build included)
+#   bench/run.sh                   quick profile (~12-14 min on 2 cores, build included; without the
+#                                  platform-thread, noisy and latency variants: see standard.sh)
 #   bench/run.sh --full            full profile: 5 forks, longer iterations (hours on 2 cores)
 #   bench/run.sh --flame           add an async-profiler flame graph per benchmark (bench/results/flame/)
 #   bench/run.sh --go              add Go channels (bench/go, needs the go toolchain) as an informational column
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --no-build) build=0 ;;
     --out) out="$2"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -95,12 +96,19 @@ done
 json="$results/$out.json"
 loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*average[s]*: //'; }
 load_start="$(loadavg)"
+if ! check="$(machine_check)"; then
+  echo "WARNING: another process is busy ($check): these figures are not quiet ones" >&2
+  load_start="$load_start (BUSY before the run: $check)"
+fi
 commit="$(git -C "$ROOT_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if [ -n "$(git -C "$ROOT_DIR" status --porcelain -- channels/src/main 2>/dev/null)" ]; then
   commit="$commit+dirty"
 fi
-# A regex in the extra arguments replaces the default selection (everything).
-"$JAVA" -jar "$JAR" "${final[@]}" "${profilers[@]}" -rf json -rff "$json" "${extra[@]}"
+# A regex in the extra arguments replaces the default selection: everything but the platform-thread,
+# noisy-neighbour and latency variants, which belong to the standard profile (standard.sh).
+select=()
+[ ${#extra[@]} -eq 0 ] && select=(-e '\.(Platform|Noisy)\w+Benchmark\.' -e 'LatencyBenchmark\.')
+"$JAVA" -jar "$JAR" "${final[@]}" "${profilers[@]}" -rf json -rff "$json" "${select[@]}" "${extra[@]}"
 
 inputs=("$json")
 go_note=""

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI smoke test of the benchmarks (not a performance gate): builds bench/target/benchmarks.jar,
 # runs every benchmark and parameter combination once, very briefly, and fails if any combination
-# is missing from the JMH results or has no (NaN / non-positive) score. About 2-3 minutes on 2 cores.
+# is missing from the JMH results or has no (NaN / non-positive) score. About 5 minutes on 2 cores.
 #
 #   bench/smoke.sh              build, then run
 #   bench/smoke.sh --no-build   reuse bench/target/benchmarks.jar

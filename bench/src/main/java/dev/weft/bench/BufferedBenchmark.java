@@ -17,7 +17,7 @@ public class BufferedBenchmark extends WeftBenchmark {
     @Param({"16", "100"})
     public int capacity;
 
-    @Param({"weft", "jox", "kotlin", "ArrayBlockingQueue", "LinkedBlockingQueue"})
+    @Param({"weft", "jox", "jox111", "kotlin", "ArrayBlockingQueue", "LinkedBlockingQueue"})
     public String impl;
 
     private boolean kotlin;
@@ -30,13 +30,22 @@ public class BufferedBenchmark extends WeftBenchmark {
         }
     }
 
+    /** Whether the sender and the receiver are platform threads (overridden by the platform variant). */
+    boolean platformThreads() {
+        return false;
+    }
+
     @Benchmark
     @OperationsPerInvocation(N)
     public void sendReceive() throws Exception {
         if (kotlin) {
-            KotlinScenarios.pair(capacity, N);
+            if (platformThreads()) {
+                Scenarios.kotlinPairOnPlatformThreads(capacity, N);
+            } else {
+                KotlinScenarios.pair(capacity, N);
+            }
         } else {
-            Scenarios.pair(Chan.create(impl, capacity), N);
+            Scenarios.pair(Chan.create(impl, capacity), N, platformThreads());
         }
     }
 }

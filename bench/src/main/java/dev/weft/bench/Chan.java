@@ -10,9 +10,10 @@ import java.util.concurrent.SynchronousQueue;
  * The blocking send/receive pair every Java peer is driven through.
  *
  * <p>A JMH fork runs one {@code impl}, so only one implementation of this interface is ever loaded
- * in it: every call site stays monomorphic and the adapter inlines away.
+ * in it: every call site stays monomorphic and the adapter inlines away. Public because jox 1.1.1's
+ * adapter implements it from another class loader ({@link Jox111}).
  */
-interface Chan {
+public interface Chan {
 
     void send(Integer value) throws InterruptedException;
 
@@ -25,9 +26,7 @@ interface Chan {
     static Chan create(String impl, int capacity) {
         return switch (impl) {
             case "weft" -> new WeftChan(new dev.weft.channels.Channel<>(capacity));
-            case "jox" -> new JoxChan(capacity == 0
-                    ? com.softwaremill.jox.Channel.newRendezvousChannel()
-                    : com.softwaremill.jox.Channel.newBufferedChannel(capacity));
+            case "jox", "jox111" -> JoxFactory.forImpl(impl).chan(capacity);
             // "jdk": the JDK's natural counterpart of a channel with this capacity.
             case "jdk" -> capacity == 0 ? new SynchronousQueueChan() : new ArrayBlockingQueueChan(capacity);
             case "SynchronousQueue" -> {
@@ -63,24 +62,6 @@ interface Chan {
         final dev.weft.channels.Channel<Integer> ch;
 
         WeftChan(dev.weft.channels.Channel<Integer> ch) {
-            this.ch = ch;
-        }
-
-        @Override
-        public void send(Integer value) throws InterruptedException {
-            ch.send(value);
-        }
-
-        @Override
-        public Integer receive() throws InterruptedException {
-            return ch.receive();
-        }
-    }
-
-    final class JoxChan implements Chan {
-        final com.softwaremill.jox.Channel<Integer> ch;
-
-        JoxChan(com.softwaremill.jox.Channel<Integer> ch) {
             this.ch = ch;
         }
 

@@ -23,7 +23,7 @@ public class ContentionBenchmark extends WeftBenchmark {
     @Param({"16"})
     public int capacity;
 
-    @Param({"weft", "jox", "kotlin", "jdk"})
+    @Param({"weft", "jox", "jox111", "kotlin", "jdk"})
     public String impl;
 
     private boolean kotlin;

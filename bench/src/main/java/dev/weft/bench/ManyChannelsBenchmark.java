@@ -15,7 +15,7 @@ public abstract class ManyChannelsBenchmark extends WeftBenchmark {
     @Param({"0", "16", "100"})
     public int capacity;
 
-    @Param({"weft", "jox", "kotlin", "jdk"})
+    @Param({"weft", "jox", "jox111", "kotlin", "jdk"})
     public String impl;
 
     boolean kotlin;

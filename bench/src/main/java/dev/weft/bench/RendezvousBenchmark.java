@@ -14,7 +14,7 @@ import dev.weft.bench.kt.KotlinScenarios;
 public class RendezvousBenchmark extends WeftBenchmark {
     static final int N = 100_000;
 
-    @Param({"weft", "jox", "kotlin", "SynchronousQueue", "LinkedTransferQueue", "Exchanger"})
+    @Param({"weft", "jox", "jox111", "kotlin", "SynchronousQueue", "LinkedTransferQueue", "Exchanger"})
     public String impl;
 
     private boolean kotlin;
@@ -27,13 +27,22 @@ public class RendezvousBenchmark extends WeftBenchmark {
         }
     }
 
+    /** Whether the sender and the receiver are platform threads (overridden by the platform variant). */
+    boolean platformThreads() {
+        return false;
+    }
+
     @Benchmark
     @OperationsPerInvocation(N)
     public void sendReceive() throws Exception {
         if (kotlin) {
-            KotlinScenarios.pair(0, N);
+            if (platformThreads()) {
+                Scenarios.kotlinPairOnPlatformThreads(0, N);
+            } else {
+                KotlinScenarios.pair(0, N);
+            }
         } else {
-            Scenarios.pair(Chan.create(impl, 0), N);
+            Scenarios.pair(Chan.create(impl, 0), N, platformThreads());
         }
     }
 }

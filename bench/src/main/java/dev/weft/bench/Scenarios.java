@@ -1,5 +1,7 @@
 package dev.weft.bench;
 
+import dev.weft.bench.kt.KotlinScenarios;
+
 /** The Java side of every scenario; {@code dev.weft.bench.kt.KotlinScenarios} mirrors it with coroutines. */
 final class Scenarios {
 
@@ -8,9 +10,26 @@ final class Scenarios {
 
     /** One sender and one receiver virtual thread on one channel, {@code n} values. */
     static void pair(Chan ch, int n) throws Exception {
-        VThreads vt = new VThreads(2);
+        pair(ch, n, false);
+    }
+
+    /** One sender and one receiver thread (virtual, or platform if asked) on one channel, {@code n} values. */
+    static void pair(Chan ch, int n, boolean platform) throws Exception {
+        VThreads vt = new VThreads(2, platform);
         vt.start(() -> sendN(ch, n));
         vt.start(() -> receiveN(ch, n));
+        vt.join();
+    }
+
+    /**
+     * The kotlinx.coroutines pair driven from two platform threads: each runs its side in {@code
+     * runBlocking}, which parks the thread while the coroutine is suspended.
+     */
+    static void kotlinPairOnPlatformThreads(int capacity, int n) throws Exception {
+        var ch = KotlinScenarios.newChannel(capacity);
+        VThreads vt = new VThreads(2, true);
+        vt.start(() -> KotlinScenarios.sendBlocking(ch, n));
+        vt.start(() -> KotlinScenarios.receiveBlocking(ch, n));
         vt.join();
     }
 

@@ -11,7 +11,7 @@ import dev.weft.bench.kt.KotlinScenarios;
  * A plain sender and a receiver that receives through {@code select} on rendezvous channels: with
  * one clause, or with a second clause on a channel that stays empty (the "cancellation channel"
  * pattern). Each invocation receives {@value #N} values; the score is ns per value. The JDK has no
- * select, so only weft, jox and kotlinx.coroutines run here.
+ * select, so only weft, jox and kotlinx.coroutines run here (jox 1.0.1 and, as {@code jox111}, 1.1.1).
  */
 public class SelectBenchmark extends WeftBenchmark {
     static final int N = 100_000;
@@ -19,7 +19,7 @@ public class SelectBenchmark extends WeftBenchmark {
     @Param({"1", "2"})
     public int clauses;
 
-    @Param({"weft", "jox", "kotlin"})
+    @Param({"weft", "jox", "jox111", "kotlin"})
     public String impl;
 
     private boolean kotlin;

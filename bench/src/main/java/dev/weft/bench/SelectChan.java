@@ -2,9 +2,10 @@ package dev.weft.bench;
 
 /**
  * A channel received from through {@code select}: with one clause, or with a second clause on a
- * channel that never gets a value (the "cancellation channel" pattern).
+ * channel that never gets a value (the "cancellation channel" pattern). Public for the same reason
+ * as {@link Chan}.
  */
-interface SelectChan extends Chan {
+public interface SelectChan extends Chan {
 
     /** {@code select(ch.receiveClause())}. */
     Integer selectOne() throws InterruptedException;
@@ -15,7 +16,7 @@ interface SelectChan extends Chan {
     static SelectChan create(String impl) {
         return switch (impl) {
             case "weft" -> new WeftSelect();
-            case "jox" -> new JoxSelect();
+            case "jox", "jox111" -> JoxFactory.forImpl(impl).select();
             default -> throw new IllegalArgumentException("no select for impl: " + impl);
         };
     }
@@ -42,31 +43,6 @@ interface SelectChan extends Chan {
         @Override
         public Integer selectWithCancel() throws InterruptedException {
             return dev.weft.channels.Select.select(ch.receiveClause(), cancel.receiveClause());
-        }
-    }
-
-    final class JoxSelect implements SelectChan {
-        final com.softwaremill.jox.Channel<Integer> ch = com.softwaremill.jox.Channel.newRendezvousChannel();
-        final com.softwaremill.jox.Channel<Integer> cancel = com.softwaremill.jox.Channel.newRendezvousChannel();
-
-        @Override
-        public void send(Integer value) throws InterruptedException {
-            ch.send(value);
-        }
-
-        @Override
-        public Integer receive() throws InterruptedException {
-            return ch.receive();
-        }
-
-        @Override
-        public Integer selectOne() throws InterruptedException {
-            return com.softwaremill.jox.Select.select(ch.receiveClause());
-        }
-
-        @Override
-        public Integer selectWithCancel() throws InterruptedException {
-            return com.softwaremill.jox.Select.select(ch.receiveClause(), cancel.receiveClause());
         }
     }
 }

@@ -30,6 +30,18 @@ object KotlinScenarios {
         Unit
     }
 
+    /** A channel for [sendBlocking] and [receiveBlocking]. */
+    @JvmStatic
+    fun newChannel(capacity: Int): Channel<Int> = Channel(capacity)
+
+    /** Sends [n] values from the calling (platform) thread, parked while the send is suspended. */
+    @JvmStatic
+    fun sendBlocking(ch: Channel<Int>, n: Int) = runBlocking { sendN(ch, n) }
+
+    /** Receives [n] values on the calling (platform) thread, parked while the receive is suspended. */
+    @JvmStatic
+    fun receiveBlocking(ch: Channel<Int>, n: Int) = runBlocking { receiveN(ch, n) }
+
     @JvmStatic
     fun select(clauses: Int, n: Int) = runBlocking {
         val ch = Channel<Int>(Channel.RENDEZVOUS)

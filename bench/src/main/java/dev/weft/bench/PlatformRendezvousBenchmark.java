@@ -1,0 +1,13 @@
+package dev.weft.bench;
+
+/**
+ * {@link RendezvousBenchmark} with the sender and the receiver on platform threads instead of virtual
+ * threads (kotlinx.coroutines: each side in {@code runBlocking} on its own platform thread). Users
+ * run both kinds of thread; the score is ns per value, as there.
+ */
+public class PlatformRendezvousBenchmark extends RendezvousBenchmark {
+    @Override
+    boolean platformThreads() {
+        return true;
+    }
+}
