@@ -42,8 +42,9 @@ final class SelectRegistration {
     }
 
     /**
-     * Parks until op is completed, cancelling it on interrupt (the flag stays set for the caller)
-     * or timeout; registers again the clauses that another select refused.
+     * Parks until op is completed, cancelling it on interrupt or timeout; registers again the
+     * clauses that another operation refused. A cancel by interrupt clears the flag (the caller
+     * throws {@link InterruptedException}); an interrupt that lost to a partner stays set.
      *
      * @return op's terminal state, or {@link Result#INTERRUPTED} when cancelled by an interrupt
      */

@@ -114,9 +114,11 @@ final class Waiting {
      * {@code i} of {@code seg} (a plain waiter, {@code op == null}: until the cell no longer holds
      * {@code me}) or select {@code op} (until it is terminal or has a re-registration request).
      * It spins up to {@code spin}'s budget, checking the interrupt flag and the deadline every 16
-     * spins, then parks on {@code blocker}; the partner changes the watched state by CAS and then
-     * unparks {@code me}. It never cancels anything itself: on interrupt or timeout the caller
-     * withdraws by CAS and may still lose to the partner.
+     * spins, then parks on {@code blocker}; the partner changes the watched state (by CAS, or by
+     * a re-registration request) and then unparks {@code me}. It never cancels anything itself:
+     * on interrupt or timeout the caller withdraws by CAS and may still lose to the partner. Only a
+     * wait that really ended (the cell changed, the select is terminal) counts as a spin won; a
+     * re-registration request is work for the owner, not its partner's arrival.
      *
      * @param deadline a {@link System#nanoTime()} deadline, or 0 to wait without one
      * @return the watched state that ended the wait (the cell's, or the select's), or {@link
@@ -128,7 +130,9 @@ final class Waiting {
         for (int n = 0; n < budget; n++) {
             Object st = op == null ? seg.lvState(i) : op.lvState();
             if (changed(st, me, op)) {
-                spin.record(me, true, n);
+                if (op == null || SelectOp.isTerminal(st)) {
+                    spin.record(me, true, n);
+                }
                 return st;
             }
             if ((n & 15) == 15) {
