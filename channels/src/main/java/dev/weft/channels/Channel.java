@@ -342,6 +342,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         if (lvCloseReason() != null && errorBeforeCommit() != null) {
             return Result.CLOSED; // the error's sweep closes the cell and wakes its receiver
         }
+        Faults.at(Faults.SEND_COMMITTING);
         seg.spElement(i, value);
         if (seg.lvState(i) == null && bufferOrRendezvous(s) && seg.casState(i, null, BUFFERED)) {
             return Result.DONE;

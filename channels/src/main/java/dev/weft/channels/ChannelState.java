@@ -266,9 +266,26 @@ abstract class ChannelState extends ChannelCounters {
         return capacity == UNLIMITED || s < lvReceiverCount() || (capacity > 0 && s < lvBufferEnd());
     }
 
-    /** Whether cell {@code s}'s sender can buffer its value instead of waiting. */
+    /**
+     * Whether cell {@code s}'s sender can buffer its value instead of waiting: the cell is within
+     * the buffer, or its receiver is on its way. Only receivers that came before an error count
+     * ({@link #receiversLimit}): the sender read no error before it got here, so its send
+     * linearizes before the error, and then it may only complete with a partner from before it.
+     */
     final boolean bufferOrRendezvous(long s) {
-        return capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd()) || s < lvReceiverCount();
+        return capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd()) || s < receiversLimit();
+    }
+
+    /**
+     * The cells that have or will have a receiver: the receiver count, or once the channel is in
+     * error the count at the error ({@code errorAt}). A receive counted after the error reports it
+     * without touching its cell, so it is no partner for a sender (ErrorVsCommittingSenderTest;
+     * before, a rendezvous send that read no error, then met that count, buffered its value and
+     * returned, and the error's sweep discarded the value).
+     */
+    final long receiversLimit() {
+        long r = lvReceivers();
+        return (r & ERROR_BIT) == 0 ? r : receiversAtError();
     }
 
     /**

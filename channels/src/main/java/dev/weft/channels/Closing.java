@@ -30,6 +30,7 @@ final class Closing {
         if (!won) {
             return actual;
         }
+        Faults.at(Faults.CLOSE_BITS_SET);
         Segment start = ch.oldestSegment();
         Segment.closeList(start);
         if (reason instanceof ChannelError) {

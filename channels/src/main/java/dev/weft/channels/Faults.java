@@ -13,6 +13,13 @@ final class Faults {
 
     /** A plain or select send has claimed its cell and not yet updated it. */
     static final String SEND_CLAIMED = "send.claimed";
+    /**
+     * A plain or select send has read the close reason (no error) and is about to update its cell
+     * (buffer its value, wait, or complete a waiting receiver).
+     */
+    static final String SEND_COMMITTING = "send.committing";
+    /** A winning close has set the closed bits and not yet swept the cells. */
+    static final String CLOSE_BITS_SET = "close.bits.set";
     /** A plain or select receive has claimed its cell and not yet updated it. */
     static final String RECEIVE_CLAIMED = "receive.claimed";
     /**

@@ -1,0 +1,111 @@
+package dev.weft.channels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A send that read "no error" just before {@code error()} took effect must not report success for
+ * a value that no receiver takes (CI failure of stop 16: jcstress {@code
+ * CloseObservedErrorRendezvous} with 1-cell segments, forbidden outcome {@code 1, -2, 1, -2, 0,
+ * -2}: the observer saw the error twice, and the rendezvous send of 2 still returned "sent").
+ *
+ * <p>Interleaving, replayed through the fault probes:
+ *
+ * <ol>
+ *   <li>the sender claims its cell {@code s} and reads no close reason (held at {@code
+ *       SEND_COMMITTING});
+ *   <li>{@code error()} sets its bits (held at {@code CLOSE_BITS_SET}, before its sweep);
+ *   <li>receivers arrive after the error: each reports the error, but each one's FAA still counts
+ *       it, so the receiver count passes {@code s};
+ *   <li>the sender goes on. Before the fix it read that count as "a receiver is coming for my
+ *       cell", buffered its value and returned; the sweep then discarded the value. A rendezvous
+ *       send (or a send to a full buffer) that returns must have a partner that takes the value,
+ *       and none came before the error, so the send must report the error.
+ * </ol>
+ */
+@Timeout(120)
+class ErrorVsCommittingSenderTest {
+    private static final RuntimeException BOOM = new RuntimeException("boom");
+
+    @AfterEach
+    void probesOff() {
+        Faults.probe = null;
+    }
+
+    @ParameterizedTest(name = "capacity {0}, {1} threads")
+    @CsvSource({"0, VIRTUAL", "0, PLATFORM", "1, VIRTUAL", "1, PLATFORM", "2, VIRTUAL"})
+    void receiversAfterTheErrorAreNoPartnerForASendBeforeIt(int capacity, ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        for (int v = 1; v <= capacity; v++) {
+            assertTrue(ch.trySend(v), "fill the buffer");
+        }
+        CountDownLatch senderHeld = new CountDownLatch(1);
+        CountDownLatch releaseSender = new CountDownLatch(1);
+        CountDownLatch closerHeld = new CountDownLatch(1);
+        CountDownLatch releaseCloser = new CountDownLatch(1);
+        Object[] sent = new Object[1];
+        Thread sender = kind.builder().unstarted(() -> {
+            try {
+                sent[0] = ch.sendOrClosed(100);
+            } catch (Throwable t) {
+                sent[0] = t;
+            }
+        });
+        Thread closer = kind.builder().unstarted(() -> ch.errorOrClosed(BOOM));
+        Faults.probe = point -> {
+            Thread me = Thread.currentThread();
+            if (point.equals(Faults.SEND_COMMITTING) && me == sender) {
+                hold(senderHeld, releaseSender);
+            } else if (point.equals(Faults.CLOSE_BITS_SET) && me == closer) {
+                hold(closerHeld, releaseCloser);
+            }
+        };
+        sender.start();
+        assertTrue(senderHeld.await(60, TimeUnit.SECONDS), "the sender did not reach its cell");
+        closer.start();
+        assertTrue(closerHeld.await(60, TimeUnit.SECONDS), "the close did not set its bits");
+        // receivers after the error: they count, so the receiver count passes the sender's cell
+        for (int k = 0; k <= capacity; k++) {
+            assertInstanceOf(ChannelError.class, ch.receiveOrClosed(), "a receive after the error");
+        }
+        releaseSender.countDown();
+        awaitParkedOrDone(sender); // with the fix the sender waits, and the sweep wakes it
+        releaseCloser.countDown();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
+        closer.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(sender.isAlive() || closer.isAlive(), "the threads did not finish");
+        assertInstanceOf(ChannelError.class, sent[0],
+                "the send returned " + sent[0] + " although no receiver took its value before the error");
+        assertInstanceOf(ChannelError.class, ch.tryReceiveOrClosed());
+        assertEquals(ch.errorIfAny(), sent[0]);
+    }
+
+    private static void hold(CountDownLatch held, CountDownLatch release) {
+        held.countDown();
+        try {
+            if (!release.await(60, TimeUnit.SECONDS)) {
+                throw new AssertionError("never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void awaitParkedOrDone(Thread t) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (t.isAlive() && t.getState() != Thread.State.WAITING && System.nanoTime() - deadline < 0) {
+            Thread.sleep(1);
+        }
+    }
+}
