@@ -88,9 +88,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *       it to DONE or BUFFERED, made by its receiver or by buffer expansion.
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
  *       select to Selected); for a waiting receive, the partner's CAS that completes it.
+ *   <li>Exception to the two above, in error: a send that read no error and a receive whose FAA
+ *       returned no {@code ERROR_BIT} may still make their CAS after the error's OR. They take
+ *       effect just before the OR instead (a rendezvous pair as one step, after both were
+ *       invoked; a buffered send after the receive that made its room). See {@link
+ *       #errorBeforeCommit}.
  *   <li>error: the OR of {@code ERROR_BIT} into {@code receivers}. A receiver learns from its own
- *       FAA whether it came before (it keeps a value sent before the error) or after (it reports
- *       the error); a sender reads {@code closeReason} before it touches its cell and reports the
+ *       FAA whether it came before (it keeps a value buffered for it) or after (it reports the
+ *       error); a sender reads {@code closeReason} before it touches its cell and reports the
  *       error if it is set. The full argument is on {@link #errorBeforeCommit}. So values are
  *       received in FIFO order up to the error, and once anyone observed the error, no receive
  *       that starts later returns a value.
@@ -329,13 +334,17 @@ abstract class ChannelState extends ChannelCounters {
      *
      * <ul>
      *   <li>{@code closeReason} is set before {@code ERROR_BIT}, so a sender that reads {@code null}
-     *       here read it before the error's linearization point; its send linearizes there (or,
-     *       if it then waits, when a receiver that came before the error completes it, or when a
-     *       receive that came before the error makes room for it in the buffer). A sender that
-     *       reads the error reports it; if it came before the bit, it sets the bit first.
+     *       here read it before the error's linearization point, and it completes only with a
+     *       partner from before that point too: a receiver whose FAA returned no bit ({@link
+     *       #receiversLimit} bounds the receiver count by {@code errorAt}), or room in the buffer
+     *       (only receivers from before the error and withdrawals move the buffer end). Its send
+     *       then takes effect just before the error's OR, even if its CAS comes later. Otherwise
+     *       it waits, and the sweep wakes it with the error. A sender that reads the error reports
+     *       it; if it came before the bit, it sets the bit first.
      *   <li>A receiver whose FAA returned no {@code ERROR_BIT} came before the error, so it keeps
-     *       a value sent before the error: the sweep leaves buffered values in cells below {@code
-     *       errorAt}. A receiver whose FAA returned the bit reports the error without touching
+     *       a value buffered in its cell: the sweep leaves buffered values in cells below {@code
+     *       errorAt} (it still wakes a sender waiting there with the error, and that receiver then
+     *       reports the error too: neither completed before it). A receiver whose FAA returned the bit reports the error without touching
      *       its cell. So values are taken in FIFO order up to the error, and none after it: once
      *       anyone observed the error (the bit, or {@code closeReason} plus setting the bit), every
      *       receive that starts later gets the bit from its FAA.

@@ -91,6 +91,71 @@ class ErrorVsCommittingSenderTest {
         assertEquals(ch.errorIfAny(), sent[0]);
     }
 
+    /**
+     * The other side of the bound: a receiver that claimed its cell before the error is a partner.
+     * Sender and receiver of cell 0 of a rendezvous channel are both on their way when the error
+     * comes; the error cannot be allowed to break their rendezvous just because it came first in
+     * time: the pair takes effect before the error, so the send succeeds and the receiver gets
+     * the value (guards against a fix that refuses every sender once the error bit is set).
+     */
+    @ParameterizedTest(name = "{0} threads")
+    @CsvSource({"VIRTUAL", "PLATFORM"})
+    void aReceiverFromBeforeTheErrorStillTakesTheValue(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        CountDownLatch senderHeld = new CountDownLatch(1);
+        CountDownLatch releaseSender = new CountDownLatch(1);
+        CountDownLatch receiverHeld = new CountDownLatch(1);
+        CountDownLatch releaseReceiver = new CountDownLatch(1);
+        CountDownLatch closerHeld = new CountDownLatch(1);
+        CountDownLatch releaseCloser = new CountDownLatch(1);
+        Object[] sent = new Object[1];
+        Object[] received = new Object[1];
+        Thread sender = kind.builder().unstarted(() -> sent[0] = outcome(() -> ch.sendOrClosed(100)));
+        Thread receiver = kind.builder().unstarted(() -> received[0] = outcome(ch::receiveOrClosed));
+        Thread closer = kind.builder().unstarted(() -> ch.errorOrClosed(BOOM));
+        Faults.probe = point -> {
+            Thread me = Thread.currentThread();
+            if (point.equals(Faults.SEND_COMMITTING) && me == sender) {
+                hold(senderHeld, releaseSender);
+            } else if (point.equals(Faults.RECEIVE_CLAIMED) && me == receiver) {
+                hold(receiverHeld, releaseReceiver);
+            } else if (point.equals(Faults.CLOSE_BITS_SET) && me == closer) {
+                hold(closerHeld, releaseCloser);
+            }
+        };
+        sender.start();
+        assertTrue(senderHeld.await(60, TimeUnit.SECONDS), "the sender did not reach its cell");
+        receiver.start();
+        assertTrue(receiverHeld.await(60, TimeUnit.SECONDS), "the receiver did not claim its cell");
+        closer.start();
+        assertTrue(closerHeld.await(60, TimeUnit.SECONDS), "the close did not set its bits");
+        assertInstanceOf(ChannelError.class, ch.receiveOrClosed(), "a receive after the error");
+        releaseSender.countDown();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
+        releaseReceiver.countDown();
+        receiver.join(TimeUnit.SECONDS.toMillis(60));
+        releaseCloser.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(sender.isAlive() || receiver.isAlive() || closer.isAlive(), "the threads did not finish");
+        assertEquals(null, sent[0], "the send's receiver came before the error, so the send completes");
+        assertEquals(100, received[0], "the receiver came before the error and its sender too");
+        assertInstanceOf(ChannelError.class, ch.tryReceiveOrClosed());
+    }
+
+    @FunctionalInterface
+    private interface Op {
+        Object run() throws Exception;
+    }
+
+    private static Object outcome(Op op) {
+        try {
+            return op.run();
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
     private static void hold(CountDownLatch held, CountDownLatch release) {
         held.countDown();
         try {
