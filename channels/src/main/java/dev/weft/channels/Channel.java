@@ -30,6 +30,9 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      */
     public static final int DEFAULT_BUFFER_SIZE = 16;
 
+    /** The clause {@link #receiveClause()} returns: clauses are immutable, so one serves every select. */
+    private final SelectClause<T> receiveClause = new SelectClause.Receive<>(this, null);
+
     /**
      * Creates a rendezvous channel, like {@link #newRendezvousChannel()}. (jox 1.x creates channels
      * only through the factories; its 0.x constructors behaved like these.)
@@ -507,9 +510,10 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
 
     // ---- select -------------------------------------------------------------------------------
 
+    /** {@inheritDoc} The same clause every time, so a select loop allocates none for it. */
     @Override
     public SelectClause<T> receiveClause() {
-        return new SelectClause.Receive<>(this, null);
+        return receiveClause;
     }
 
     @Override

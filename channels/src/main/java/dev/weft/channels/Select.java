@@ -201,15 +201,18 @@ public final class Select {
         return c;
     }
 
-    private static void validate(SelectClause<?>[] clauses) {
-        if (clauses == null || clauses.length == 0) {
+    /**
+     * Checks the first {@code n} entries of {@code clauses} (select clauses): not null, a default
+     * clause only last, no two on one channel. {@link SelectOp} checks its own copy, so a caller
+     * that changes its array meanwhile cannot get an invalid select past this.
+     */
+    static void validate(Object[] clauses, int n) {
+        if (n == 0) {
             throw new IllegalArgumentException("select needs at least one clause");
         }
-        int n = clauses.length;
         Map<Channel<?>, Boolean> seen = n > 8 ? new IdentityHashMap<>() : null;
         for (int k = 0; k < n; k++) {
-            SelectClause<?> c = clauses[k];
-            if (c == null) {
+            if (!(clauses[k] instanceof SelectClause<?> c)) {
                 throw new IllegalArgumentException("select clause " + k + " is null");
             }
             Channel<?> ch = c.channel();
@@ -225,7 +228,7 @@ public final class Select {
             } else {
                 dup = false;
                 for (int j = 0; j < k; j++) {
-                    if (clauses[j].channel() == ch) {
+                    if (((SelectClause<?>) clauses[j]).channel() == ch) {
                         dup = true;
                         break;
                     }
@@ -265,25 +268,26 @@ public final class Select {
     private static Object run(
             SelectClause<?>[] given, boolean biased, long timeout, Object onTimeout, boolean throwIfClosed)
             throws InterruptedException {
-        validate(given);
-        // a private copy: other threads read the clauses (SelectOp.clauseIndexOf), so a caller
-        // changing its array meanwhile must not affect them
-        SelectClause<?>[] clauses = given.clone();
-        int n = clauses.length;
-        // as in jox: a channel in error wins over any clause, even one that is ready
-        for (SelectClause<?> c : clauses) {
-            Channel<?> ch = c.channel();
-            if (ch != null) {
-                ChannelClosed e = ch.errorIfAny();
-                if (e != null) {
-                    return closed(e, throwIfClosed);
-                }
-            }
+        if (given == null || given.length == 0) {
+            throw new IllegalArgumentException("select needs at least one clause");
         }
-        if (clauses[n - 1].channel() == null) {
+        int n = given.length;
+        if (given[n - 1] != null && given[n - 1].channel() == null) {
+            SelectClause<?>[] clauses = given.clone(); // checked and used as one snapshot
+            validate(clauses, n);
+            ChannelError e = firstError(clauses, n - 1);
+            if (e != null) {
+                return closed(e, throwIfClosed);
+            }
             return runWithDefault(clauses, order(n - 1, biased), throwIfClosed);
         }
-        SelectOp op = new SelectOp(clauses);
+        // the select's own copy, checked there: other threads read its clauses (clauseIndexOf),
+        // so a caller changing its array meanwhile must not affect them
+        SelectOp op = new SelectOp(given);
+        ChannelError e = firstError(op);
+        if (e != null) {
+            return closed(e, throwIfClosed); // as in jox: a channel in error wins over any clause
+        }
         int[] order = order(n, biased);
         Object st = null;
         try {
@@ -311,10 +315,32 @@ public final class Select {
         }
         int k = ((SelectOp.Selected) st).k();
         SelectRegistration.cleanup(op, k);
-        SelectClause<?> clause = clauses[k];
+        SelectClause<?> clause = op.clause(k);
         Object raw = clause.isSend() ? null : SelectRegistration.takeValue(op, k);
         // other registrations are withdrawn already: a callback that throws loses only this value
         return clause.result(raw);
+    }
+
+    /** The error of the first of clauses {@code [0, n)} whose channel is in error, or null. */
+    private static ChannelError firstError(SelectClause<?>[] clauses, int n) {
+        for (int k = 0; k < n; k++) {
+            ChannelError e = clauses[k].channel().errorIfAny();
+            if (e != null) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** The error of the first of {@code op}'s clauses whose channel is in error, or null. */
+    private static ChannelError firstError(SelectOp op) {
+        for (int k = 0, n = op.clauseCount(); k < n; k++) {
+            ChannelError e = op.clause(k).channel().errorIfAny();
+            if (e != null) {
+                return e;
+            }
+        }
+        return null;
     }
 
     private static Object runWithDefault(SelectClause<?>[] clauses, int[] order, boolean throwIfClosed) {

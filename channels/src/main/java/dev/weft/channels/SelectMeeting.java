@@ -198,7 +198,7 @@ final class SelectMeeting {
             }
             // stale if the cell no longer holds self's registration; also refuse to commit in a
             // channel in error (op checked it when it met us, but that may be long ago)
-            if (Cells.unwrap(st) != self || op.clauses[p.k].channel().errorBeforeCommit() != null) {
+            if (Cells.unwrap(st) != self || op.clause(p.k).channel().errorBeforeCommit() != null) {
                 if (op.casState(p, SelectOp.LOCKED)) {
                     op.wake();
                 }

@@ -131,18 +131,25 @@ final class SelectOp {
     final long id;
 
     final Thread owner;
-    final SelectClause<?>[] clauses;
 
-    /** Cell of each clause's current registration (or claim): segment and index; owner-only. */
-    private final Segment[] segs;
+    /**
+     * The clauses (a private copy, indices {@code [0, n)}; read by other threads through {@link
+     * #clauseIndexOf}, final after construction) followed by the segment of each clause's current
+     * registration or claim (indices {@code [n, 2n)}; owner-only). One array instead of two keeps
+     * a select's allocation small.
+     */
+    private final Object[] slots;
 
-    private final int[] idx;
+    /**
+     * The index in its segment of each clause's current cell, with {@link #REGISTERED} set while
+     * that clause has a live registration there; owner-only.
+     */
+    private final int[] cells;
+
+    private static final int REGISTERED = 1 << 31;
 
     /** The value received by a clause that completed during registration; owner-only. */
     Object value;
-
-    /** Whether clause k has a live registration; owner-only. */
-    final boolean[] registered;
 
     /** Invariant: one of the states in the class comment; see there for who writes what. */
     private volatile Object state = LOCKED;
@@ -162,13 +169,36 @@ final class SelectOp {
      */
     private volatile LockWaiter lockWaiters;
 
+    /** A select over {@code clauses} (copied; the caller's array is not kept). */
     SelectOp(SelectClause<?>[] clauses) {
         this.owner = Thread.currentThread();
         this.id = owner.threadId();
-        this.clauses = clauses;
-        this.segs = new Segment[clauses.length];
-        this.idx = new int[clauses.length];
-        this.registered = new boolean[clauses.length];
+        int n = clauses.length;
+        Object[] sl = new Object[2 * n];
+        System.arraycopy(clauses, 0, sl, 0, n);
+        Select.validate(sl, n);
+        this.slots = sl;
+        this.cells = new int[n];
+    }
+
+    /** The number of clauses. */
+    int clauseCount() {
+        return cells.length;
+    }
+
+    /** Clause {@code k}. */
+    SelectClause<?> clause(int k) {
+        return (SelectClause<?>) slots[k];
+    }
+
+    /** Whether clause {@code k} has a live registration in its current cell; owner-only. */
+    boolean isRegistered(int k) {
+        return (cells[k] & REGISTERED) != 0;
+    }
+
+    /** Marks clause {@code k}'s registration in its current cell live or gone; owner-only. */
+    void setRegistered(int k, boolean live) {
+        cells[k] = live ? cells[k] | REGISTERED : cells[k] & ~REGISTERED;
     }
 
     Object lvState() {
@@ -258,26 +288,26 @@ final class SelectOp {
      * this select, the waiter to install in the cell.
      */
     SelectOp recordCell(int k, Segment seg, int i) {
-        segs[k] = seg;
-        idx[k] = i;
+        slots[cells.length + k] = seg;
+        cells[k] = i; // a new cell: not registered there yet
         return this;
     }
 
     /** The segment of clause {@code k}'s current cell. */
     Segment segment(int k) {
-        return segs[k];
+        return (Segment) slots[cells.length + k];
     }
 
     /** The index, in its segment, of clause {@code k}'s current cell. */
     int index(int k) {
-        return idx[k];
+        return cells[k] & ~REGISTERED;
     }
 
     /** The clause of this select on channel {@code ch}. */
     int clauseIndexOf(ChannelState ch) {
-        SelectClause<?>[] cs = clauses;
-        for (int k = 0; k < cs.length; k++) {
-            if (cs[k].channel() == ch) {
+        Object[] sl = slots;
+        for (int k = 0, n = cells.length; k < n; k++) {
+            if (((SelectClause<?>) sl[k]).channel() == ch) {
                 return k;
             }
         }
@@ -312,17 +342,19 @@ final class SelectOp {
      */
     String describeClauses() {
         StringBuilder sb = new StringBuilder(64).append('[');
-        for (int k = 0; k < clauses.length; k++) {
+        int n = clauseCount();
+        for (int k = 0; k < n; k++) {
+            SelectClause<?> c = clause(k);
             if (k == MAX_CLAUSES_IN_TEXT) {
-                sb.append(", ... (").append(clauses.length).append(" clauses)");
+                sb.append(", ... (").append(n).append(" clauses)");
                 break;
             }
             if (k > 0) {
                 sb.append(", ");
             }
-            sb.append(clauses[k].isSend() ? WaitEvents.SEND : WaitEvents.RECEIVE)
+            sb.append(c.isSend() ? WaitEvents.SEND : WaitEvents.RECEIVE)
                     .append(" on ")
-                    .append(clauses[k].channel().describe());
+                    .append(c.channel().describe());
         }
         return sb.append(']').toString();
     }

@@ -18,10 +18,10 @@ final class SelectRegistration {
      * the terminal state op reached.
      */
     static Object registerClause(SelectOp op, int k) {
-        SelectClause<?> c = op.clauses[k];
+        SelectClause<?> c = op.clause(k);
         Object r = c.channel().register(op, k, c.isSend(), c.sendValue());
         if (r == Result.INSTALLED) {
-            op.registered[k] = true;
+            op.setRegistered(k, true);
             return null;
         }
         Object st;
@@ -50,7 +50,7 @@ final class SelectRegistration {
      */
     static Object await(SelectOp op, long timeout) {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        Waiting.Spin spin = op.clauses[0].channel().spin;
+        Waiting.Spin spin = op.clause(0).channel().spin;
         boolean interrupted = false;
         op.svState(SelectOp.WAITING);
         try {
@@ -112,8 +112,8 @@ final class SelectRegistration {
 
     /** Registers again every clause whose registration was refused (op is LOCKED). */
     private static Object reregister(SelectOp op) {
-        for (int k = 0; k < op.clauses.length; k++) {
-            if (!op.registered[k]) {
+        for (int k = 0, n = op.clauseCount(); k < n; k++) {
+            if (!op.isRegistered(k)) {
                 continue;
             }
             Segment seg = op.segment(k);
@@ -126,7 +126,7 @@ final class SelectRegistration {
             if (Cells.unwrap(st) == op) {
                 continue;
             }
-            op.registered[k] = false;
+            op.setRegistered(k, false);
             Object r = registerClause(op, k);
             if (r != null) {
                 return r;
@@ -163,9 +163,9 @@ final class SelectRegistration {
 
     /** Withdraws every registration but clause {@code selected}'s. */
     static void cleanup(SelectOp op, int selected) {
-        for (int k = 0; k < op.clauses.length; k++) {
-            if (op.registered[k] && k != selected) {
-                withdraw(op.clauses[k].channel(), op, k);
+        for (int k = 0, n = op.clauseCount(); k < n; k++) {
+            if (op.isRegistered(k) && k != selected) {
+                withdraw(op.clause(k).channel(), op, k);
             }
         }
     }
@@ -183,7 +183,7 @@ final class SelectRegistration {
                 return;
             }
             if (seg.casState(i, st, CLAIMED)) {
-                SelectMeeting.killCell(ch, seg, i, st, op.clauses[k].isSend());
+                SelectMeeting.killCell(ch, seg, i, st, op.clause(k).isSend());
                 return;
             }
         }

@@ -111,7 +111,7 @@ public interface Source<T> extends CloseableChannel {
     /**
      * A select clause that receives a value from this channel; the select returns the value.
      *
-     * @return a new clause
+     * @return a clause (a new one, or one this source returns every time: clauses are immutable)
      */
     SelectClause<T> receiveClause();
 
