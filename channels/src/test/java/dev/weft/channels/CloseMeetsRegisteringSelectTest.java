@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,6 +59,59 @@ class CloseMeetsRegisteringSelectTest {
         assertNull(b.tryReceive(), "a value was left in b");
     }
 
+    /** The same for {@code error()}: the select reports {@code a}'s error, not the later value. */
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void errorBeforeALaterSendWinsOverThatSend(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> a = Channel.newRendezvousChannel();
+        Channel<Integer> b = Channel.newRendezvousChannel();
+        RuntimeException boom = new RuntimeException("boom");
+        Object[] other = new Object[2];
+        Object selected = selectHeldInB(kind, a, b, () -> {
+            other[0] = a.errorOrClosed(boom);
+            other[1] = b.trySend(2);
+        });
+        assertNull(other[0], "a was closed already");
+        assertInstanceOf(ChannelError.class, selected, "a's error came before 2 was sent");
+        assertEquals(boom, ((ChannelError) selected).cause());
+        assertEquals(false, other[1], "trySend(2) found a receiver although the select completed");
+        assertNull(b.tryReceive(), "a value was left in b");
+    }
+
+    /**
+     * A closing thread that is interrupted while it waits for the registering select keeps
+     * waiting parked (the close is not interruptible, and it must not spin on the set flag:
+     * {@code park} returns at once while the flag is set), completes the select, and returns with
+     * its interrupt flag set again.
+     */
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void anInterruptedCloserKeepsWaitingParkedAndKeepsItsFlag(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> a = Channel.newRendezvousChannel();
+        Channel<Integer> b = Channel.newRendezvousChannel();
+        Object[] other = new Object[2];
+        Thread.State[] afterInterrupt = new Thread.State[1];
+        Object selected = selectHeldInB(kind, a, b, () -> {
+            other[0] = a.doneOrClosed();
+            other[1] = Thread.currentThread().isInterrupted();
+        }, closer -> {
+            closer.interrupt();
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            afterInterrupt[0] = closer.getState();
+        });
+        assertTrue(closerStack.contains("awaitNotRegistering"), () -> "the close did not wait:\n" + closerStack);
+        assertEquals(Thread.State.WAITING, afterInterrupt[0], "the interrupted close stopped waiting parked");
+        assertNull(other[0], "a was closed already");
+        assertEquals(true, other[1], "the close lost its caller's interrupt flag");
+        assertInstanceOf(ChannelDone.class, selected, "the close did not complete the select");
+    }
+
     /**
      * The documented limit of the bias (see {@link Select}): a value that reaches {@code a} while
      * the select registers {@code b} does not wait for the select, so the select may take the
@@ -94,6 +148,12 @@ class CloseMeetsRegisteringSelectTest {
      */
     private Object selectHeldInB(ThreadKind kind, Channel<Integer> a, Channel<Integer> b, Runnable other)
             throws InterruptedException {
+        return selectHeldInB(kind, a, b, other, t -> {});
+    }
+
+    /** As above; {@code whileParked} runs with the other thread once it has parked (if it did). */
+    private Object selectHeldInB(ThreadKind kind, Channel<Integer> a, Channel<Integer> b, Runnable other,
+            Consumer<Thread> whileParked) throws InterruptedException {
         Object[] selected = new Object[1];
         Thread selector = kind.builder().unstarted(() -> {
             try {
@@ -110,6 +170,9 @@ class CloseMeetsRegisteringSelectTest {
                     && claims.incrementAndGet() == 2) {
                 otherThread.start();
                 closerStack = awaitParkedOrDone(otherThread);
+                if (!closerStack.isEmpty()) {
+                    whileParked.accept(otherThread);
+                }
             }
         };
         selector.start();
