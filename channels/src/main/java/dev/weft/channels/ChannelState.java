@@ -344,8 +344,8 @@ abstract class ChannelState extends ChannelCounters {
      *   <li>A receiver whose FAA returned no {@code ERROR_BIT} came before the error, so it keeps
      *       a value buffered in its cell: the sweep leaves buffered values in cells below {@code
      *       errorAt} (it still wakes a sender waiting there with the error, and that receiver then
-     *       reports the error too: neither completed before it). A receiver whose FAA returned the bit reports the error without touching
-     *       its cell. So values are taken in FIFO order up to the error, and none after it: once
+     *       reports the error too: neither completed before it). A receiver whose FAA returned the
+     *       bit reports the error without touching its cell. So values are taken in FIFO order up to the error, and none after it: once
      *       anyone observed the error (the bit, or {@code closeReason} plus setting the bit), every
      *       receive that starts later gets the bit from its FAA.
      * </ul>

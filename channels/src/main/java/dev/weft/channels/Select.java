@@ -1,6 +1,7 @@
 package dev.weft.channels;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -202,14 +203,11 @@ public final class Select {
     }
 
     /**
-     * Checks the first {@code n} entries of {@code clauses} (select clauses): not null, a default
-     * clause only last, no two on one channel. {@link SelectOp} checks its own copy, so a caller
-     * that changes its array meanwhile cannot get an invalid select past this.
+     * Checks the first {@code n >= 1} entries of {@code clauses}, the select's private copy (so a
+     * caller that changes its array meanwhile cannot get an invalid select past this): not null,
+     * a default clause only last, no two on one channel.
      */
-    static void validate(Object[] clauses, int n) {
-        if (n == 0) {
-            throw new IllegalArgumentException("select needs at least one clause");
-        }
+    private static void validate(Object[] clauses, int n) {
         Map<Channel<?>, Boolean> seen = n > 8 ? new IdentityHashMap<>() : null;
         for (int k = 0; k < n; k++) {
             if (!(clauses[k] instanceof SelectClause<?> c)) {
@@ -272,22 +270,19 @@ public final class Select {
             throw new IllegalArgumentException("select needs at least one clause");
         }
         int n = given.length;
-        if (given[n - 1] != null && given[n - 1].channel() == null) {
-            SelectClause<?>[] clauses = given.clone(); // checked and used as one snapshot
-            validate(clauses, n);
-            ChannelError e = firstError(clauses, n - 1);
-            if (e != null) {
-                return closed(e, throwIfClosed);
-            }
-            return runWithDefault(clauses, order(n - 1, biased), throwIfClosed);
-        }
-        // the select's own copy, checked there: other threads read its clauses (clauseIndexOf),
-        // so a caller changing its array meanwhile must not affect them
-        SelectOp op = new SelectOp(given);
-        ChannelError e = firstError(op);
+        // one private copy, checked and then used: other threads read a select's clauses
+        // (SelectOp.clauseIndexOf), so a caller changing its array meanwhile must not affect
+        // them; the second half holds the clauses' cells (SelectOp)
+        Object[] copy = Arrays.copyOf(given, 2 * n, Object[].class);
+        validate(copy, n);
+        ChannelError e = firstError(copy, n);
         if (e != null) {
             return closed(e, throwIfClosed); // as in jox: a channel in error wins over any clause
         }
+        if (((SelectClause<?>) copy[n - 1]).channel() == null) {
+            return runWithDefault(copy, n, order(n - 1, biased), throwIfClosed);
+        }
+        SelectOp op = new SelectOp(copy, n);
         int[] order = order(n, biased);
         Object st = null;
         try {
@@ -322,9 +317,10 @@ public final class Select {
     }
 
     /** The error of the first of clauses {@code [0, n)} whose channel is in error, or null. */
-    private static ChannelError firstError(SelectClause<?>[] clauses, int n) {
+    private static ChannelError firstError(Object[] clauses, int n) {
         for (int k = 0; k < n; k++) {
-            ChannelError e = clauses[k].channel().errorIfAny();
+            Channel<?> ch = ((SelectClause<?>) clauses[k]).channel();
+            ChannelError e = ch == null ? null : ch.errorIfAny(); // null: the default clause
             if (e != null) {
                 return e;
             }
@@ -332,21 +328,11 @@ public final class Select {
         return null;
     }
 
-    /** The error of the first of {@code op}'s clauses whose channel is in error, or null. */
-    private static ChannelError firstError(SelectOp op) {
-        for (int k = 0, n = op.clauseCount(); k < n; k++) {
-            ChannelError e = op.clause(k).channel().errorIfAny();
-            if (e != null) {
-                return e;
-            }
-        }
-        return null;
-    }
-
-    private static Object runWithDefault(SelectClause<?>[] clauses, int[] order, boolean throwIfClosed) {
-        int n = clauses.length - 1;
+    /** A select whose clause {@code count - 1} is the default: try-operations in order, no wait. */
+    private static Object runWithDefault(Object[] clauses, int count, int[] order, boolean throwIfClosed) {
+        int n = count - 1;
         for (int j = 0; j < n; j++) {
-            SelectClause<?> c = clauses[order == null ? j : order[j]];
+            SelectClause<?> c = (SelectClause<?>) clauses[order == null ? j : order[j]];
             Object r;
             if (c.isSend()) {
                 r = c.channel().trySendRaw(c.sendValue());
@@ -363,6 +349,6 @@ public final class Select {
                 return closed((ChannelClosed) r, throwIfClosed);
             }
         }
-        return clauses[n].result(null);
+        return ((SelectClause<?>) clauses[n]).result(null);
     }
 }

@@ -169,15 +169,14 @@ final class SelectOp {
      */
     private volatile LockWaiter lockWaiters;
 
-    /** A select over {@code clauses} (copied; the caller's array is not kept). */
-    SelectOp(SelectClause<?>[] clauses) {
+    /**
+     * A select over the checked clauses in {@code slots[0, n)}; it takes the array (a private
+     * copy of length {@code 2n}) and keeps its clauses' cells in {@code slots[n, 2n)}.
+     */
+    SelectOp(Object[] slots, int n) {
         this.owner = Thread.currentThread();
         this.id = owner.threadId();
-        int n = clauses.length;
-        Object[] sl = new Object[2 * n];
-        System.arraycopy(clauses, 0, sl, 0, n);
-        Select.validate(sl, n);
-        this.slots = sl;
+        this.slots = slots;
         this.cells = new int[n];
     }
 

@@ -22,7 +22,7 @@ class SelectOpStateTest {
     private final Channel<Integer> b = new Channel<>(1);
 
     private SelectOp newOp() {
-        return new SelectOp(new SelectClause<?>[] {a.receiveClause(), b.sendClause(1)});
+        return new SelectOp(new Object[] {a.receiveClause(), b.sendClause(1), null, null}, 2);
     }
 
     @Test

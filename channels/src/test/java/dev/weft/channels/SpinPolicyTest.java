@@ -97,7 +97,7 @@ class SpinPolicyTest {
     @Test
     void aSelectWaitEndsOnATerminalStateOrAReregistrationRequest() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
-        SelectOp op = new SelectOp(new SelectClause<?>[] {ch.receiveClause()});
+        SelectOp op = new SelectOp(new Object[] {ch.receiveClause(), null}, 1);
         Thread me = Thread.currentThread();
         op.svState(SelectOp.WAITING);
         Thread partner = Thread.ofPlatform().start(() -> {
