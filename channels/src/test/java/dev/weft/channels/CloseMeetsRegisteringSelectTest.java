@@ -31,9 +31,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(120)
 class CloseMeetsRegisteringSelectTest {
-    /** How long the held select waits for the closing thread to park or finish. */
-    private static final long PATIENCE_MS = 10_000;
-
     @AfterEach
     void probesOff() {
         Faults.probe = null;
@@ -191,18 +188,6 @@ class CloseMeetsRegisteringSelectTest {
      * stack while parked, or an empty string.
      */
     private static String awaitParkedOrDone(Thread t) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PATIENCE_MS);
-        while (t.isAlive() && t.getState() != Thread.State.WAITING) {
-            if (System.nanoTime() - deadline > 0) {
-                return "";
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return "";
-            }
-        }
-        return t.isAlive() ? Forked.stack(t) : "";
+        return Forked.awaitBlockedOrDone(t) && t.isAlive() ? Forked.stack(t) : "";
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -50,38 +49,30 @@ class ErrorVsCommittingSenderTest {
         for (int v = 1; v <= capacity; v++) {
             assertTrue(ch.trySend(v), "fill the buffer");
         }
-        CountDownLatch senderHeld = new CountDownLatch(1);
-        CountDownLatch releaseSender = new CountDownLatch(1);
-        CountDownLatch closerHeld = new CountDownLatch(1);
-        CountDownLatch releaseCloser = new CountDownLatch(1);
+        Gate senderGate = new Gate();
+        Gate closerGate = new Gate();
         Object[] sent = new Object[1];
-        Thread sender = kind.builder().unstarted(() -> {
-            try {
-                sent[0] = ch.sendOrClosed(100);
-            } catch (Throwable t) {
-                sent[0] = t;
-            }
-        });
+        Thread sender = kind.builder().unstarted(() -> sent[0] = Forked.outcome(() -> ch.sendOrClosed(100)));
         Thread closer = kind.builder().unstarted(() -> ch.errorOrClosed(BOOM));
         Faults.probe = point -> {
             Thread me = Thread.currentThread();
             if (point.equals(Faults.SEND_COMMITTING) && me == sender) {
-                hold(senderHeld, releaseSender);
+                senderGate.hold();
             } else if (point.equals(Faults.CLOSE_BITS_SET) && me == closer) {
-                hold(closerHeld, releaseCloser);
+                closerGate.hold();
             }
         };
         sender.start();
-        assertTrue(senderHeld.await(60, TimeUnit.SECONDS), "the sender did not reach its cell");
+        assertTrue(senderGate.awaitHeld(), "the sender did not reach its cell");
         closer.start();
-        assertTrue(closerHeld.await(60, TimeUnit.SECONDS), "the close did not set its bits");
+        assertTrue(closerGate.awaitHeld(), "the close did not set its bits");
         // receivers after the error: they count, so the receiver count passes the sender's cell
         for (int k = 0; k <= capacity; k++) {
             assertInstanceOf(ChannelError.class, ch.receiveOrClosed(), "a receive after the error");
         }
-        releaseSender.countDown();
-        awaitParkedOrDone(sender); // with the fix the sender waits, and the sweep wakes it
-        releaseCloser.countDown();
+        senderGate.releaseAndAwaitLeft();
+        Forked.awaitBlockedOrDone(sender); // with the fix the sender waits, and the sweep wakes it
+        closerGate.release();
         sender.join(TimeUnit.SECONDS.toMillis(60));
         closer.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(sender.isAlive() || closer.isAlive(), "the threads did not finish");
@@ -103,74 +94,40 @@ class ErrorVsCommittingSenderTest {
     void aReceiverFromBeforeTheErrorStillTakesTheValue(ThreadKind kind) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<Integer> ch = Channel.newRendezvousChannel();
-        CountDownLatch senderHeld = new CountDownLatch(1);
-        CountDownLatch releaseSender = new CountDownLatch(1);
-        CountDownLatch receiverHeld = new CountDownLatch(1);
-        CountDownLatch releaseReceiver = new CountDownLatch(1);
-        CountDownLatch closerHeld = new CountDownLatch(1);
-        CountDownLatch releaseCloser = new CountDownLatch(1);
+        Gate senderGate = new Gate();
+        Gate receiverGate = new Gate();
+        Gate closerGate = new Gate();
         Object[] sent = new Object[1];
         Object[] received = new Object[1];
-        Thread sender = kind.builder().unstarted(() -> sent[0] = outcome(() -> ch.sendOrClosed(100)));
-        Thread receiver = kind.builder().unstarted(() -> received[0] = outcome(ch::receiveOrClosed));
+        Thread sender = kind.builder().unstarted(() -> sent[0] = Forked.outcome(() -> ch.sendOrClosed(100)));
+        Thread receiver = kind.builder().unstarted(() -> received[0] = Forked.outcome(ch::receiveOrClosed));
         Thread closer = kind.builder().unstarted(() -> ch.errorOrClosed(BOOM));
         Faults.probe = point -> {
             Thread me = Thread.currentThread();
             if (point.equals(Faults.SEND_COMMITTING) && me == sender) {
-                hold(senderHeld, releaseSender);
+                senderGate.hold();
             } else if (point.equals(Faults.RECEIVE_CLAIMED) && me == receiver) {
-                hold(receiverHeld, releaseReceiver);
+                receiverGate.hold();
             } else if (point.equals(Faults.CLOSE_BITS_SET) && me == closer) {
-                hold(closerHeld, releaseCloser);
+                closerGate.hold();
             }
         };
         sender.start();
-        assertTrue(senderHeld.await(60, TimeUnit.SECONDS), "the sender did not reach its cell");
+        assertTrue(senderGate.awaitHeld(), "the sender did not reach its cell");
         receiver.start();
-        assertTrue(receiverHeld.await(60, TimeUnit.SECONDS), "the receiver did not claim its cell");
+        assertTrue(receiverGate.awaitHeld(), "the receiver did not claim its cell");
         closer.start();
-        assertTrue(closerHeld.await(60, TimeUnit.SECONDS), "the close did not set its bits");
+        assertTrue(closerGate.awaitHeld(), "the close did not set its bits");
         assertInstanceOf(ChannelError.class, ch.receiveOrClosed(), "a receive after the error");
-        releaseSender.countDown();
+        senderGate.release();
         sender.join(TimeUnit.SECONDS.toMillis(60));
-        releaseReceiver.countDown();
+        receiverGate.release();
         receiver.join(TimeUnit.SECONDS.toMillis(60));
-        releaseCloser.countDown();
+        closerGate.release();
         closer.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(sender.isAlive() || receiver.isAlive() || closer.isAlive(), "the threads did not finish");
         assertEquals(null, sent[0], "the send's receiver came before the error, so the send completes");
         assertEquals(100, received[0], "the receiver came before the error and its sender too");
         assertInstanceOf(ChannelError.class, ch.tryReceiveOrClosed());
-    }
-
-    @FunctionalInterface
-    private interface Op {
-        Object run() throws Exception;
-    }
-
-    private static Object outcome(Op op) {
-        try {
-            return op.run();
-        } catch (Throwable t) {
-            return t;
-        }
-    }
-
-    private static void hold(CountDownLatch held, CountDownLatch release) {
-        held.countDown();
-        try {
-            if (!release.await(60, TimeUnit.SECONDS)) {
-                throw new AssertionError("never released");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void awaitParkedOrDone(Thread t) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (t.isAlive() && t.getState() != Thread.State.WAITING && System.nanoTime() - deadline < 0) {
-            Thread.sleep(1);
-        }
     }
 }

@@ -144,6 +144,10 @@ final class Forked<T> {
     }
 
     /** Returns true once {@code t} is parked, false if it terminated; fails the test on timeout. */
+    static boolean awaitBlockedOrDone(Thread t) {
+        return pollUntilBlocked(t);
+    }
+
     private static boolean pollUntilBlocked(Thread t) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         int spins = 0;
@@ -164,6 +168,15 @@ final class Forked<T> {
             } else {
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
             }
+        }
+    }
+
+    /** What {@code task} returned, or what it threw: for bodies of threads a test starts itself. */
+    static Object outcome(Callable<?> task) {
+        try {
+            return task.call();
+        } catch (Throwable t) {
+            return t;
         }
     }
 

@@ -69,10 +69,10 @@ class SelectExpansionReplayTest {
         Object[] resultA = new Object[1];
         Object[] resultB = new Object[1];
         // thread ids order the selects: A's thread is created first, so id(A) < id(B)
-        Thread a = Thread.ofPlatform().unstarted(() -> resultA[0] = selectOrFailure(
+        Thread a = Thread.ofPlatform().unstarted(() -> resultA[0] = Forked.outcome(
                 () -> Select.select(d.receiveClause(v -> "A got " + v + " from D"),
                         c.receiveClause(v -> "A got " + v + " from C"))));
-        Thread b = Thread.ofPlatform().unstarted(() -> resultB[0] = selectOrFailure(
+        Thread b = Thread.ofPlatform().unstarted(() -> resultB[0] = Forked.outcome(
                 () -> Select.select(c.sendClause("y", () -> "B sent y to C"),
                         d.sendClause("z", () -> "B sent z to D"))));
         Thread r = Thread.ofPlatform().unstarted(() -> {
@@ -126,18 +126,6 @@ class SelectExpansionReplayTest {
             // anything else must leave the other value in place
             assertEquals("B sent y to C", resultB[0], outcome);
             assertEquals("y", c.tryReceive(Duration.ZERO), outcome);
-        }
-    }
-
-    private interface Body {
-        Object run() throws Exception;
-    }
-
-    private static Object selectOrFailure(Body body) {
-        try {
-            return body.run();
-        } catch (Throwable t) {
-            return t;
         }
     }
 }
