@@ -4,6 +4,7 @@ import static dev.weft.channels.Cells.State.BUFFERED;
 import static dev.weft.channels.Cells.State.CLAIMED;
 import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
 import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
+import static dev.weft.channels.Cells.State.INTERRUPTING_RCV;
 import static dev.weft.channels.Cells.State.IN_BUFFER;
 import static dev.weft.channels.ChannelCounters.COUNT_MASK;
 import static dev.weft.channels.ChannelCounters.POINTER_BUFFER_END;
@@ -67,7 +68,7 @@ final class BufferExpansion {
                 if (seg.casState(i, null, IN_BUFFER)) {
                     return;
                 }
-            } else if (st == INTERRUPTED_RCV) {
+            } else if (st == INTERRUPTED_RCV || st == INTERRUPTING_RCV) {
                 seg.onCellCleaned();
                 return;
             } else if (st == CLAIMED) {
@@ -96,7 +97,7 @@ final class BufferExpansion {
             if (st == INTERRUPTED_SEND) {
                 return false;
             }
-            if (st == INTERRUPTED_RCV) {
+            if (st == INTERRUPTED_RCV || st == INTERRUPTING_RCV) {
                 seg.onCellCleaned(); // its receiver left the counting to us
                 return true;
             }
@@ -105,7 +106,7 @@ final class BufferExpansion {
                 continue;
             }
             if (st instanceof Cells.State || st instanceof Cells.WaiterEB) {
-                return true; // IN_BUFFER, BUFFERED, DONE, BROKEN, CLOSED, or counted already
+                return true; // IN_BUFFER, BUFFERED, DONE, BROKEN(ING), CLOSED, or counted already
             }
             if (b < ch.lvReceiverCount()) {
                 // the cell's receiver is on its way and completes the cell itself

@@ -1,5 +1,6 @@
 package dev.weft.channels;
 
+import static dev.weft.channels.Cells.State.BREAKING;
 import static dev.weft.channels.Cells.State.BROKEN;
 import static dev.weft.channels.Cells.State.BUFFERED;
 import static dev.weft.channels.Cells.State.CLAIMED;
@@ -7,6 +8,7 @@ import static dev.weft.channels.Cells.State.CLOSED;
 import static dev.weft.channels.Cells.State.DONE;
 import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
 import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
+import static dev.weft.channels.Cells.State.INTERRUPTING_RCV;
 import static dev.weft.channels.Cells.State.IN_BUFFER;
 import static dev.weft.channels.ChannelCounters.CLOSED_BIT;
 
@@ -15,8 +17,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The slow paths of a sender's and a receiver's update of the cell it claimed, entered when the
  * fast path in {@link Channel} did not apply. From the transition table ({@code
- * docs/cell-states.md}), a sender can only meet EMPTY, IN_BUFFER, BROKEN, INTERRUPTED_RCV, CLOSED,
- * CLAIMED or a receiver's waiter here (BUFFERED, DONE and INTERRUPTED_SEND are written only by or
+ * docs/cell-states.md}), a sender can only meet EMPTY, IN_BUFFER, BROKEN(ING), INTERRUPTED_RCV,
+ * INTERRUPTING_RCV, CLOSED, CLAIMED or a receiver's waiter here (BUFFERED, DONE and INTERRUPTED_SEND are written only by or
  * for the cell's sender, which has not acted yet), and the receiver only the mirror image; both
  * throw {@code AssertionError} on anything else, which the randomized stress would report.
  */
@@ -71,6 +73,16 @@ final class CellUpdates {
                     return Result.DONE;
                 }
                 continue;
+            }
+            if (st == BREAKING || st == INTERRUPTING_RCV) {
+                if (waiter == null) {
+                    // a try-send retries only after the receiver moved the buffer end for this
+                    // cell, or it could find no room that is there (see giveUpReceiverCell)
+                    step = Waiting.backoff(step);
+                    continue;
+                }
+                seg.spElement(i, null); // a waiting send or select retries; the move finds it
+                return Result.FAILED;
             }
             if (st == BROKEN || st == INTERRUPTED_RCV) {
                 seg.spElement(i, null);
@@ -133,8 +145,7 @@ final class CellUpdates {
                         step = Waiting.backoff(step); // 64 onSpinWaits, never a yield
                         continue;
                     }
-                    if (seg.casState(i, st, BROKEN)) {
-                        BufferExpansion.expandBuffer(ch);
+                    if (giveUpReceiverCell(ch, seg, i, st, true)) {
                         return Result.FAILED;
                     }
                     continue;
@@ -143,9 +154,7 @@ final class CellUpdates {
                     return Result.CLOSED; // no sender will ever come to this cell
                 }
                 if (waiter == null) {
-                    if (seg.casState(i, st, INTERRUPTED_RCV)) {
-                        Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
-                        BufferExpansion.expandBuffer(ch);
+                    if (giveUpReceiverCell(ch, seg, i, st, false)) {
                         return Result.NO_WAITER;
                     }
                 } else if (seg.casState(i, st, st == IN_BUFFER ? new Cells.WaiterEB(waiter) : waiter)) {
@@ -198,5 +207,49 @@ final class CellUpdates {
             }
             throw new AssertionError("unexpected cell state " + st);
         }
+    }
+
+    /**
+     * The receiver of cell {@code i} gives it up before it moved the buffer end: it poisons the
+     * cell ({@code poison}: its sender is in flight) or withdraws from it (no sender yet: a
+     * try-receive, or a receive hit by an Error). Both leave a cell that no value will fill, so in
+     * a buffered channel the buffer end must move one cell further for it. The cell's sender must
+     * not decide "no room" on the buffer end from before that move: a try-send that retried after
+     * BROKEN and read the old end gave up on a buffer with room (TrySendAfterReceiverGaveUpTest,
+     * jcstress TrySendVsTryReceiveBuffered). So the cell holds a transient state (BREAKING,
+     * INTERRUPTING_RCV) until the move is done, and a try-send waits for the final one. Everyone
+     * else reads the transient state as the final one.
+     *
+     * <p>The wait is bounded like one on CLAIMED (see {@link Waiting#backoff}): the move never waits
+     * for a try-send, and a virtual thread is not unmounted inside it (it may yield in a backoff,
+     * and so does the waiter).
+     *
+     * @param st the state the cell is expected to hold (EMPTY or IN_BUFFER)
+     * @return false if the cell changed meanwhile (nothing was done)
+     */
+    static boolean giveUpReceiverCell(ChannelState ch, Segment seg, int i, Object st, boolean poison) {
+        Object last = poison ? BROKEN : INTERRUPTED_RCV;
+        if (ch.capacity <= 0) {
+            if (!seg.casState(i, st, last)) {
+                return false;
+            }
+            if (!poison) {
+                Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
+            }
+            return true; // no buffer end to move
+        }
+        if (!seg.casState(i, st, poison ? BREAKING : INTERRUPTING_RCV)) {
+            return false;
+        }
+        try {
+            if (!poison) {
+                Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
+            }
+            Faults.at(Faults.RECEIVER_GIVING_UP);
+            BufferExpansion.expandBuffer(ch);
+        } finally {
+            seg.svState(i, last); // also after an Error: the cell must not stay transient
+        }
+        return true;
     }
 }

@@ -11,7 +11,9 @@ package dev.weft.channels;
  * in {@code docs/cell-states.md} (a diagram and a table). In short: cell {@code i} has exactly one
  * sender, exactly one receiver, at most one buffer expansion, the closing sweep and, for a select
  * registration, the select's owner withdrawing it; every change is a CAS from one expected state;
- * {@link #CLAIMED} is the only lock, held for a few instructions by a running thread.
+ * {@link #CLAIMED} is the only lock, held for a few instructions by a running thread; the cell's
+ * try-send also waits out {@code BREAKING} and {@code INTERRUPTING_RCV} (see {@link
+ * CellUpdates#giveUpReceiverCell}).
  */
 final class Cells {
     private Cells() {}
@@ -26,10 +28,23 @@ final class Cells {
         DONE,
         /** The receiver came first and gave up on an in-flight sender; both retry elsewhere. */
         BROKEN,
+        /**
+         * Transient, buffered channels only: the receiver gave up on its in-flight sender (as
+         * BROKEN) and is moving the buffer end for the cell; then it writes BROKEN. See {@link
+         * CellUpdates#giveUpReceiverCell}.
+         */
+        BREAKING,
         /** The sender withdrew (interrupt, timeout, failed try, dead or refused registration, Error). */
         INTERRUPTED_SEND,
         /** The receiver withdrew (interrupt, timeout, failed try, dead or refused registration, Error). */
         INTERRUPTED_RCV,
+        /**
+         * Transient, buffered channels only: a receiver that had not yet moved the buffer end (a
+         * failed try-receive, or one hit by an Error) withdrew (as INTERRUPTED_RCV) and is moving
+         * it for the cell; then it writes INTERRUPTED_RCV. See {@link
+         * CellUpdates#giveUpReceiverCell}.
+         */
+        INTERRUPTING_RCV,
         /** Closing reached the cell: whoever comes here sees the channel closed. No element is kept. */
         CLOSED,
         /**

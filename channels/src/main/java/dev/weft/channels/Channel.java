@@ -388,6 +388,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 if (r0 >= sendersLimit(w)) {
                     return (w & CLOSED_BIT) != 0 ? lvCloseReason() : null;
                 }
+                Faults.at(Faults.TRY_RECEIVE_CHECKED);
             }
             long r = getAndIncReceivers();
             if ((r & ERROR_BIT) != 0) {

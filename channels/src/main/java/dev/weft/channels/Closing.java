@@ -86,7 +86,7 @@ final class Closing {
                 continue;
             }
             if (st instanceof Cells.State) {
-                return; // DONE, BROKEN, INTERRUPTED_*, CLOSED
+                return; // DONE, BROKEN, BREAKING, INTERRUPTED_*, INTERRUPTING_RCV, CLOSED
             }
             Object w = Cells.unwrap(st);
             if (w instanceof Thread t) {

@@ -20,6 +20,16 @@ final class Faults {
     static final String SEND_COMMITTING = "send.committing";
     /** A winning close has set the closed bits and not yet swept the cells. */
     static final String CLOSE_BITS_SET = "close.bits.set";
+    /**
+     * A try-receive found the channel not empty (before claiming a cell): its count of receivers
+     * can still be overtaken.
+     */
+    static final String TRY_RECEIVE_CHECKED = "try.receive.checked";
+    /**
+     * A receiver has given its cell up (poisoned it, or withdrawn after a failed try) and not yet
+     * moved the buffer end for it: the cell holds BREAKING or INTERRUPTING_RCV.
+     */
+    static final String RECEIVER_GIVING_UP = "receiver.giving.up";
     /** A plain or select receive has claimed its cell and not yet updated it. */
     static final String RECEIVE_CLAIMED = "receive.claimed";
     /**

@@ -1,10 +1,12 @@
 package dev.weft.channels;
 
+import static dev.weft.channels.Cells.State.BREAKING;
 import static dev.weft.channels.Cells.State.BROKEN;
 import static dev.weft.channels.Cells.State.BUFFERED;
 import static dev.weft.channels.Cells.State.DONE;
 import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
 import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
+import static dev.weft.channels.Cells.State.INTERRUPTING_RCV;
 import static dev.weft.channels.Cells.State.IN_BUFFER;
 
 /**
@@ -103,7 +105,7 @@ final class Withdrawal {
                 }
                 continue;
             }
-            if (st == BROKEN || st == INTERRUPTED_RCV) {
+            if (st == BROKEN || st == BREAKING || st == INTERRUPTED_RCV || st == INTERRUPTING_RCV) {
                 seg.spElement(i, null);
             }
             return; // delivered (BUFFERED, DONE), or a cell we never wrote
@@ -115,13 +117,16 @@ final class Withdrawal {
         while (true) {
             Object st = seg.lvState(i);
             boolean ours = waiter != null && Cells.holds(st, waiter);
-            if (st == null || st == IN_BUFFER || ours) {
+            if (ours) {
                 if (seg.casState(i, st, INTERRUPTED_RCV)) {
-                    onReceiverCellWithdrawn(ch, seg, i, st);
-                    if (!ours) {
-                        BufferExpansion.expandBuffer(ch); // as a failed try-receive
-                    }
+                    onReceiverCellWithdrawn(ch, seg, i, st); // it moved the buffer end when it installed
                     return;
+                }
+                continue;
+            }
+            if (st == null || st == IN_BUFFER) {
+                if (CellUpdates.giveUpReceiverCell(ch, seg, i, st, false)) {
+                    return; // as a failed try-receive
                 }
                 continue;
             }

@@ -1,0 +1,146 @@
+package dev.weft.channels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A try-send must not fail while the buffer has room, also when the receiver of its cell gave the
+ * cell up (CI failure of stop 17: jcstress {@code TrySendVsTryReceiveBuffered}, forbidden outcome
+ * {@code 0, 0, 0}: {@code trySend(1)} into an empty buffer(1) returned false, and the value was
+ * never received).
+ *
+ * <p>A receiver that gives its cell up (it poisons the cell of an in-flight sender, or a
+ * try-receive withdraws from a cell with no sender) leaves a cell that no value fills, so it moves
+ * the buffer end one cell further. Before the fix it made the cell final (BROKEN, INTERRUPTED_RCV)
+ * first and moved the buffer end after. The cell's try-sender, seeing the final state, retried at
+ * its next cell, read the buffer end from before the move, found no room and gave up, although the
+ * buffer held fewer values than its capacity the whole time. Each test replays that through the
+ * fault probes: the try-send is held after claiming its cell, the other cells of the buffer but one
+ * are filled, the receiver is held after giving the cell up and before the move, and the try-send
+ * goes on.
+ */
+@Timeout(120)
+class TrySendAfterReceiverGaveUpTest {
+    /** How long the try-send is left alone while the receiver is held (it must not finish). */
+    private static final long HELD_MILLIS = 300;
+
+    @AfterEach
+    void probesOff() {
+        Faults.probe = null;
+    }
+
+    /** The receiver poisons the try-send's cell: it came first and the sender was in flight. */
+    @ParameterizedTest(name = "capacity {0}, {1} threads")
+    @CsvSource({"1, PLATFORM", "1, VIRTUAL", "2, PLATFORM", "4, VIRTUAL"})
+    void afterThePoisonOfItsCell(int capacity, ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        Gate senderGate = new Gate();
+        Gate receiverGate = new Gate();
+        AtomicBoolean senderHeldOnce = new AtomicBoolean();
+        Object[] outcome = new Object[2];
+        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> ch.trySend(100)));
+        Thread receiver = kind.builder().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
+        Faults.probe = point -> {
+            Thread me = Thread.currentThread();
+            if (point.equals(Faults.SEND_CLAIMED) && me == sender && senderHeldOnce.compareAndSet(false, true)) {
+                senderGate.hold();
+            } else if (point.equals(Faults.RECEIVER_GIVING_UP) && me == receiver) {
+                receiverGate.hold();
+            }
+        };
+        sender.start();
+        assertTrue(senderGate.awaitHeld(), "the try-send did not claim its cell");
+        fillAllButOne(ch, capacity);
+        receiver.start();
+        assertTrue(receiverGate.awaitHeld(), "the receiver did not poison the in-flight sender's cell");
+        finishAndCheck(ch, capacity, sender, senderGate, receiver, receiverGate, outcome);
+    }
+
+    /** A try-receive withdraws from the try-send's cell: it found no sender there yet. */
+    @ParameterizedTest(name = "capacity {0}, {1} threads")
+    @CsvSource({"1, PLATFORM", "1, VIRTUAL", "2, PLATFORM", "4, VIRTUAL"})
+    void afterATryReceiveWithdrewFromItsCell(int capacity, ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        assertTrue(ch.trySend(1));
+        Gate checkedGate = new Gate();
+        Gate receiverGate = new Gate();
+        Gate senderGate = new Gate();
+        AtomicBoolean senderHeldOnce = new AtomicBoolean();
+        Object[] outcome = new Object[2];
+        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> ch.trySend(100)));
+        Thread receiver = kind.builder().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
+        Faults.probe = point -> {
+            Thread me = Thread.currentThread();
+            if (point.equals(Faults.TRY_RECEIVE_CHECKED) && me == receiver) {
+                checkedGate.hold();
+            } else if (point.equals(Faults.RECEIVER_GIVING_UP) && me == receiver) {
+                receiverGate.hold();
+            } else if (point.equals(Faults.SEND_CLAIMED) && me == sender && senderHeldOnce.compareAndSet(false, true)) {
+                senderGate.hold();
+            }
+        };
+        receiver.start();
+        assertTrue(checkedGate.awaitHeld(), "the try-receive did not see the value");
+        assertEquals(1, ch.tryReceive(), "another receiver takes the value first");
+        checkedGate.release(); // now it claims the next cell, which no sender has claimed
+        assertTrue(receiverGate.awaitHeld(), "the try-receive did not withdraw from its cell");
+        sender.start();
+        assertTrue(senderGate.awaitHeld(), "the try-send did not claim the withdrawn cell");
+        fillAllButOne(ch, capacity);
+        finishAndCheck(ch, capacity, sender, senderGate, receiver, receiverGate, outcome);
+    }
+
+    /** Buffers {@code capacity - 1} values (2, 3, ...), leaving room for one. */
+    private static void fillAllButOne(Channel<Integer> ch, int capacity) {
+        for (int v = 2; v <= capacity; v++) {
+            assertTrue(ch.trySend(v), "room for value " + v);
+        }
+    }
+
+    /**
+     * Lets the try-send go on while the receiver is still held, then the receiver; the try-send
+     * must succeed, and the fill values and its value must each be received once: by the held
+     * receiver (after giving its cell up it retries, and may take one) or from what is left.
+     */
+    private static void finishAndCheck(Channel<Integer> ch, int capacity, Thread sender, Gate senderGate,
+            Thread receiver, Gate receiverGate, Object[] outcome) throws Exception {
+        senderGate.releaseAndAwaitLeft();
+        sender.join(HELD_MILLIS);
+        // the fix: the try-send waits for the receiver to move the buffer end (before it, the
+        // try-send returned false here, within milliseconds)
+        assertTrue(sender.isAlive(), "the try-send finished while the receiver had not moved the buffer end: "
+                + outcome[0] + "\n" + ch.dumpCells());
+        receiverGate.releaseAndAwaitLeft();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
+        receiver.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(sender.isAlive() || receiver.isAlive(), "the threads did not finish");
+        assertEquals(Boolean.TRUE, outcome[0], "a try-send into a buffer with room failed\n" + ch.dumpCells());
+        List<Object> received = new ArrayList<>();
+        if (outcome[1] != null) {
+            received.add(outcome[1]);
+        }
+        for (Integer v; (v = ch.tryReceive()) != null; ) {
+            received.add(v);
+        }
+        List<Object> expected = new ArrayList<>();
+        for (int v = 2; v <= capacity; v++) {
+            expected.add(v);
+        }
+        expected.add(100);
+        received.sort(null);
+        assertEquals(expected, received, "every value received once (the held receiver got " + outcome[1] + ")");
+    }
+}
