@@ -22,6 +22,15 @@ final class BufferExpansion {
 
     /** Moves {@code bufferEnd} forward by one cell that can hold a value (buffered channels). */
     static void expandBuffer(ChannelState ch) {
+        expandBuffer(ch, true);
+    }
+
+    /**
+     * Like {@link #expandBuffer(ChannelState)}; with {@code mayYield} false it never yields (a
+     * virtual thread is then never unmounted inside it), for a receiver that holds its cell in a
+     * transient state meanwhile (see {@link CellUpdates#giveUpReceiverCell}).
+     */
+    static void expandBuffer(ChannelState ch, boolean mayYield) {
         if (ch.capacity <= 0) {
             return;
         }
@@ -49,7 +58,7 @@ final class BufferExpansion {
                     continue;
                 }
             }
-            if (updateCellExpandBuffer(ch, seg, (int) (b % SIZE), b)) {
+            if (updateCellExpandBuffer(ch, seg, (int) (b % SIZE), b, mayYield)) {
                 return;
             }
         }
@@ -84,7 +93,7 @@ final class BufferExpansion {
     }
 
     /** Returns whether cell {@code b} now counts as buffer space (false: a withdrawn sender). */
-    private static boolean updateCellExpandBuffer(ChannelState ch, Segment seg, int i, long b) {
+    private static boolean updateCellExpandBuffer(ChannelState ch, Segment seg, int i, long b, boolean mayYield) {
         int step = 0;
         while (true) {
             Object st = seg.lvState(i);
@@ -102,7 +111,13 @@ final class BufferExpansion {
                 return true;
             }
             if (st == CLAIMED) {
-                step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
+                // CLAIMED is transient (see Waiting.backoff); its holder is running, so a spin
+                // that never yields ends too
+                if (mayYield) {
+                    step = Waiting.backoff(step);
+                } else {
+                    Thread.onSpinWait();
+                }
                 continue;
             }
             if (st instanceof Cells.State || st instanceof Cells.WaiterEB) {

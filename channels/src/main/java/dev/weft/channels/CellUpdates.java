@@ -75,14 +75,10 @@ final class CellUpdates {
                 continue;
             }
             if (st == BREAKING || st == INTERRUPTING_RCV) {
-                if (waiter == null) {
-                    // a try-send retries only after the receiver moved the buffer end for this
-                    // cell, or it could find no room that is there (see giveUpReceiverCell)
-                    step = Waiting.backoff(step);
-                    continue;
-                }
-                seg.spElement(i, null); // a waiting send or select retries; the move finds it
-                return Result.FAILED;
+                // retry only after the receiver moved the buffer end for this cell (see
+                // giveUpReceiverCell)
+                step = Waiting.backoff(step);
+                continue;
             }
             if (st == BROKEN || st == INTERRUPTED_RCV) {
                 seg.spElement(i, null);
@@ -213,16 +209,21 @@ final class CellUpdates {
      * The receiver of cell {@code i} gives it up before it moved the buffer end: it poisons the
      * cell ({@code poison}: its sender is in flight) or withdraws from it (no sender yet: a
      * try-receive, or a receive hit by an Error). Both leave a cell that no value will fill, so in
-     * a buffered channel the buffer end must move one cell further for it. The cell's sender must
-     * not decide "no room" on the buffer end from before that move: a try-send that retried after
-     * BROKEN and read the old end gave up on a buffer with room (TrySendAfterReceiverGaveUpTest,
-     * jcstress TrySendVsTryReceiveBuffered). So the cell holds a transient state (BREAKING,
-     * INTERRUPTING_RCV) until the move is done, and a try-send waits for the final one. Everyone
-     * else reads the transient state as the final one.
+     * a buffered channel the buffer end must move one cell further for it. Until it has, the
+     * buffer has one slot less than its capacity, and no completed operation accounts for that:
+     * a try-send that then found no room would fail on a buffer with room (jcstress
+     * TrySendVsTryReceiveBuffered, 0,0,0). So the cell holds a transient state (BREAKING,
+     * INTERRUPTING_RCV) until the move is done, and the cell's sender, whichever kind, waits at
+     * the cell for the final state: while the slot is missing, a send is still in progress that
+     * a failing try-send can be ordered after (its value counts as buffered). A sender that moved
+     * on instead could complete at its next cell, and a receive take its value, with the slot
+     * still missing (TrySendAfterReceiverGaveUpTest). Everyone else reads the transient state as
+     * the final one.
      *
-     * <p>The wait is bounded like one on CLAIMED (see {@link Waiting#backoff}): the move never waits
-     * for a try-send, and a virtual thread is not unmounted inside it (it may yield in a backoff,
-     * and so does the waiter).
+     * <p>The wait ends like one on CLAIMED (see {@link Waiting#backoff}): the move never waits for
+     * a sender, a registering select or a park, and it never yields ({@code mayYield} false), so a
+     * virtual thread holding the transient state is never unmounted, and a sender spinning for it
+     * (even one pinned to the only carrier) spins only while the holder runs.
      *
      * @param st the state the cell is expected to hold (EMPTY or IN_BUFFER)
      * @return false if the cell changed meanwhile (nothing was done)
@@ -246,7 +247,7 @@ final class CellUpdates {
                 Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
             }
             Faults.at(Faults.RECEIVER_GIVING_UP);
-            BufferExpansion.expandBuffer(ch);
+            BufferExpansion.expandBuffer(ch, false);
         } finally {
             seg.svState(i, last); // also after an Error: the cell must not stay transient
         }

@@ -68,9 +68,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * larger one stops registering (which drains and unparks its lock waiters) or helps it (see {@link
  * SelectOp}); that park clears and restores the interrupt flag, or it would spin. The spins that
  * remain are on CLAIMED cells (held by a running thread for a few instructions), on a receiver's
- * in-flight sender (at most 64 spins, then the cell is poisoned) and on {@code closedAt} / {@code
- * errorAt} (the next instruction of the thread whose OR set the bit); why they are bounded with one
- * carrier is argued on {@link Waiting#backoff}.
+ * in-flight sender (at most 64 spins, then the cell is poisoned), a sender's on a receiver that
+ * gave its cell up and moves the buffer end (BREAKING, INTERRUPTING_RCV: one buffer expansion that
+ * never yields), and on {@code closedAt} / {@code errorAt} (the next instruction of the thread whose
+ * OR set the bit); why they are bounded with one carrier is argued on {@link Waiting#backoff}.
  *
  * <h3>Receive side of completed segments</h3>
  *

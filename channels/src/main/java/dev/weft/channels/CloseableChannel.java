@@ -24,7 +24,10 @@ package dev.weft.channels;
  * froze, by the thread whose atomic update closed the channel. {@code done()} and {@code error()}
  * take time linear in the number of cells that still hold values or waiters. The try-operations
  * of {@link Sink} and {@link Source} wait the same way, and a try-receive whose cell's sender has
- * claimed the cell but not yet written it spins at most 64 times before it skips the cell.
+ * claimed the cell but not yet written it spins at most 64 times before it skips the cell. A send
+ * (also a try-send) whose cell a receiver has just given up in a buffered channel spins while that
+ * receiver moves the buffer end past the cell: one buffer expansion, which never parks, yields or
+ * waits for another operation.
  */
 public interface CloseableChannel {
     /**

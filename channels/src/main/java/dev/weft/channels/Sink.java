@@ -50,9 +50,10 @@ public interface Sink<T> extends CloseableChannel {
      * is still registering in the cell it claims is not waited for: its registration is refused
      * and the select registers again. Like jox's, it may fail under contention even though space is being
      * freed at that moment: a concurrent receive took a value and has not yet moved the buffer
-     * end. (A receive that gave up the try-send's own cell is waited for: its move of the buffer
-     * end takes a few steps, and a try-send that failed there would fail on an empty buffer.) Do
-     * not use it in a spin loop instead of {@link #send(Object)}.
+     * end. (A receive that gave a cell up without taking a value, in a buffered channel, moves the
+     * buffer end before that cell's sender goes on; the sender spins meanwhile, so that no send
+     * fails on a buffer that is short of a slot for nobody.) Do not use it in a spin loop instead
+     * of {@link #send(Object)}.
      *
      * <p>The default implementation (as in jox, for classes that implement {@code Sink}
      * themselves) calls {@link #trySendOrClosed(Object)}.

@@ -176,9 +176,9 @@ final class Waiting {
     /**
      * One step of a busy-wait for a transient state held by another running thread: 64 {@link
      * Thread#onSpinWait()}s, then {@link Thread#yield()} per step, with no park and no deadline.
-     * So it is only used where the holder runs a few instructions with no blocking point between
-     * taking the state and releasing it (no park, no wait for another thread, no call that can
-     * unmount a virtual thread). It waits for exactly two kinds of state:
+     * So it is only used where the holder runs with no blocking point between taking the state
+     * and releasing it (no park, no wait for another thread, no call that can unmount a virtual
+     * thread). It waits for exactly three kinds of state:
      *
      * <ul>
      *   <li>a {@code CLAIMED} cell: every thread that CASes a cell to CLAIMED (completing,
@@ -186,7 +186,13 @@ final class Waiting {
      *       first and then only CASes the select's state and writes the cell back; it unparks
      *       and re-registers only after releasing the cell;
      *   <li>{@code closedAt} / {@code errorAt}: written by the thread whose atomic OR set the
-     *       closed or error bit, in the next statement.
+     *       closed or error bit, in the next statement;
+     *   <li>a cell in {@code BREAKING} or {@code INTERRUPTING_RCV}, waited for by the cell's
+     *       sender: held by the receiver that gave the cell up while it moves the buffer end (one
+     *       buffer expansion, which never waits for another thread, never parks and, there, never
+     *       yields: see {@code CellUpdates.giveUpReceiverCell}). Longer than the others (it may
+     *       spin on a CLAIMED cell, allocate a segment, or pass cells of withdrawn senders), but
+     *       bounded the same way.
      * </ul>
      *
      * <p>Why that is bounded with one carrier: a virtual holder cannot be unmounted inside such a

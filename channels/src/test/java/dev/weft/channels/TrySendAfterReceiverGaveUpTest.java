@@ -15,20 +15,26 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A try-send must not fail while the buffer has room, also when the receiver of its cell gave the
- * cell up (CI failure of stop 17: jcstress {@code TrySendVsTryReceiveBuffered}, forbidden outcome
- * {@code 0, 0, 0}: {@code trySend(1)} into an empty buffer(1) returned false, and the value was
- * never received).
+ * A try-send must not fail while the buffer has room, also when a receiver gave a cell up (CI
+ * failure of stop 17: jcstress {@code TrySendVsTryReceiveBuffered}, forbidden outcome {@code 0, 0,
+ * 0}: {@code trySend(1)} into an empty buffer(1) returned false, and the value was never received).
  *
  * <p>A receiver that gives its cell up (it poisons the cell of an in-flight sender, or a
  * try-receive withdraws from a cell with no sender) leaves a cell that no value fills, so it moves
  * the buffer end one cell further. Before the fix it made the cell final (BROKEN, INTERRUPTED_RCV)
- * first and moved the buffer end after. The cell's try-sender, seeing the final state, retried at
+ * first and moved the buffer end after. The cell's try-send, seeing the final state, retried at
  * its next cell, read the buffer end from before the move, found no room and gave up, although the
- * buffer held fewer values than its capacity the whole time. Each test replays that through the
- * fault probes: the try-send is held after claiming its cell, the other cells of the buffer but one
- * are filled, the receiver is held after giving the cell up and before the move, and the try-send
- * goes on.
+ * buffer held fewer values than its capacity the whole time. A blocking send moved on as well,
+ * and once it completed at its next cell and a receive took its value, any try-send in that gap
+ * failed on an empty buffer (found by review of the first fix, which made only try-sends wait).
+ * Now the cell's sender, of either kind, waits at the cell until the move is done.
+ *
+ * <p>Each test replays that through the fault probes: the sender is held after claiming its cell,
+ * the other cells of the buffer but one are filled, the receiver is held after giving the cell up
+ * and before the move, and the sender goes on: it must neither finish nor park elsewhere until the
+ * receiver is let go. The receiver that gives up is a platform thread: a virtual one parked in the
+ * probe, inside the window where a virtual thread is never unmounted otherwise, would starve on a
+ * single carrier behind the spinning sender, which no real receiver does.
  */
 @Timeout(120)
 class TrySendAfterReceiverGaveUpTest {
@@ -41,17 +47,18 @@ class TrySendAfterReceiverGaveUpTest {
     }
 
     /** The receiver poisons the try-send's cell: it came first and the sender was in flight. */
-    @ParameterizedTest(name = "capacity {0}, {1} threads")
-    @CsvSource({"1, PLATFORM", "1, VIRTUAL", "2, PLATFORM", "4, VIRTUAL"})
-    void afterThePoisonOfItsCell(int capacity, ThreadKind kind) throws Exception {
+    @ParameterizedTest(name = "capacity {0}, {1} {2}")
+    @CsvSource({"1, PLATFORM, TRY", "1, VIRTUAL, TRY", "2, PLATFORM, TRY", "4, VIRTUAL, TRY",
+        "1, VIRTUAL, BLOCKING", "2, PLATFORM, BLOCKING"})
+    void afterThePoisonOfItsCell(int capacity, ThreadKind kind, SendKind send) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<Integer> ch = Channel.newBufferedChannel(capacity);
         Gate senderGate = new Gate();
         Gate receiverGate = new Gate();
         AtomicBoolean senderHeldOnce = new AtomicBoolean();
         Object[] outcome = new Object[2];
-        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> ch.trySend(100)));
-        Thread receiver = kind.builder().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
+        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> send.send(ch, 100)));
+        Thread receiver = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
         Faults.probe = point -> {
             Thread me = Thread.currentThread();
             if (point.equals(Faults.SEND_CLAIMED) && me == sender && senderHeldOnce.compareAndSet(false, true)) {
@@ -69,9 +76,10 @@ class TrySendAfterReceiverGaveUpTest {
     }
 
     /** A try-receive withdraws from the try-send's cell: it found no sender there yet. */
-    @ParameterizedTest(name = "capacity {0}, {1} threads")
-    @CsvSource({"1, PLATFORM", "1, VIRTUAL", "2, PLATFORM", "4, VIRTUAL"})
-    void afterATryReceiveWithdrewFromItsCell(int capacity, ThreadKind kind) throws Exception {
+    @ParameterizedTest(name = "capacity {0}, {1} {2}")
+    @CsvSource({"1, PLATFORM, TRY", "1, VIRTUAL, TRY", "2, PLATFORM, TRY", "4, VIRTUAL, TRY",
+        "1, VIRTUAL, BLOCKING", "2, PLATFORM, BLOCKING"})
+    void afterATryReceiveWithdrewFromItsCell(int capacity, ThreadKind kind, SendKind send) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<Integer> ch = Channel.newBufferedChannel(capacity);
         assertTrue(ch.trySend(1));
@@ -80,8 +88,8 @@ class TrySendAfterReceiverGaveUpTest {
         Gate senderGate = new Gate();
         AtomicBoolean senderHeldOnce = new AtomicBoolean();
         Object[] outcome = new Object[2];
-        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> ch.trySend(100)));
-        Thread receiver = kind.builder().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
+        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> send.send(ch, 100)));
+        Thread receiver = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
         Faults.probe = point -> {
             Thread me = Thread.currentThread();
             if (point.equals(Faults.TRY_RECEIVE_CHECKED) && me == receiver) {
@@ -103,6 +111,21 @@ class TrySendAfterReceiverGaveUpTest {
         finishAndCheck(ch, capacity, sender, senderGate, receiver, receiverGate, outcome);
     }
 
+    /** How the held sender sends. */
+    enum SendKind {
+        TRY,
+        BLOCKING;
+
+        /** Sends {@code v}: true when sent (a blocking send returns only when it sent). */
+        boolean send(Channel<Integer> ch, int v) throws InterruptedException {
+            if (this == TRY) {
+                return ch.trySend(v);
+            }
+            ch.send(v);
+            return true;
+        }
+    }
+
     /** Buffers {@code capacity - 1} values (2, 3, ...), leaving room for one. */
     private static void fillAllButOne(Channel<Integer> ch, int capacity) {
         for (int v = 2; v <= capacity; v++) {
@@ -119,15 +142,17 @@ class TrySendAfterReceiverGaveUpTest {
             Thread receiver, Gate receiverGate, Object[] outcome) throws Exception {
         senderGate.releaseAndAwaitLeft();
         sender.join(HELD_MILLIS);
-        // the fix: the try-send waits for the receiver to move the buffer end (before it, the
-        // try-send returned false here, within milliseconds)
-        assertTrue(sender.isAlive(), "the try-send finished while the receiver had not moved the buffer end: "
-                + outcome[0] + "\n" + ch.dumpCells());
+        // the fix: the sender waits at its cell for the receiver to move the buffer end. Before
+        // it, a try-send returned false here within milliseconds, and a blocking send moved on to
+        // its next cell and parked there (WAITING)
+        assertEquals(Thread.State.RUNNABLE, sender.getState(),
+                "the sender did not wait at its cell for the receiver that gave it up (outcome "
+                        + outcome[0] + ")\n" + ch.dumpCells());
         receiverGate.releaseAndAwaitLeft();
         sender.join(TimeUnit.SECONDS.toMillis(60));
         receiver.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(sender.isAlive() || receiver.isAlive(), "the threads did not finish");
-        assertEquals(Boolean.TRUE, outcome[0], "a try-send into a buffer with room failed\n" + ch.dumpCells());
+        assertEquals(Boolean.TRUE, outcome[0], "a send into a buffer with room failed\n" + ch.dumpCells());
         List<Object> received = new ArrayList<>();
         if (outcome[1] != null) {
             received.add(outcome[1]);
