@@ -149,7 +149,9 @@ final class BufferExpansion {
                 return true;
             }
             // dead, or registering: never wait for it (this thread may be a registering select
-            // itself); withdraw the registration, and a registering select registers it again
+            // itself); withdraw the registration, and a registering select registers it again.
+            // st is no WaiterEB here (returned above), so killCell starts no nested expansion,
+            // which would not know mayYield
             SelectMeeting.killCell(ch, seg, i, st, true);
             if (!SelectOp.isTerminal(os)) {
                 op.requestReregistration();

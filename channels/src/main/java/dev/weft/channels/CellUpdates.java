@@ -210,15 +210,16 @@ final class CellUpdates {
      * cell ({@code poison}: its sender is in flight) or withdraws from it (no sender yet: a
      * try-receive, or a receive hit by an Error). Both leave a cell that no value will fill, so in
      * a buffered channel the buffer end must move one cell further for it. Until it has, the
-     * buffer has one slot less than its capacity, and no completed operation accounts for that:
-     * a try-send that then found no room would fail on a buffer with room (jcstress
-     * TrySendVsTryReceiveBuffered, 0,0,0). So the cell holds a transient state (BREAKING,
+     * buffer has one slot less than its capacity. So the cell holds a transient state (BREAKING,
      * INTERRUPTING_RCV) until the move is done, and the cell's sender, whichever kind, waits at
-     * the cell for the final state: while the slot is missing, a send is still in progress that
-     * a failing try-send can be ordered after (its value counts as buffered). A sender that moved
-     * on instead could complete at its next cell, and a receive take its value, with the slot
-     * still missing (TrySendAfterReceiverGaveUpTest). Everyone else reads the transient state as
-     * the final one.
+     * the cell for the final state. Then the cell's own try-send never fails for the missing
+     * slot (jcstress TrySendVsTryReceiveBuffered, 0,0,0, before), and while the slot is missing,
+     * a send that has claimed a cell and not completed holds it, which is how the room check
+     * already counts any claimed cell (with the same relaxation: a try-receive does not see that
+     * send's value yet; see Sink.trySend). A sender that moved on instead could complete at its
+     * next cell, and a receive take its value, with the slot still missing and held by nobody
+     * (TrySendAfterReceiverGaveUpTest). Everyone else reads the transient state as the final
+     * one.
      *
      * <p>The wait ends like one on CLAIMED (see {@link Waiting#backoff}): the move never waits for
      * a sender, a registering select or a park, and it never yields ({@code mayYield} false), so a

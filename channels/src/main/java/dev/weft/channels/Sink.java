@@ -48,12 +48,14 @@ public interface Sink<T> extends CloseableChannel {
      * Sends a value if that is possible right now: a receiver is waiting, or there is buffer
      * space. Never blocks (see {@link CloseableChannel} for the only, bounded, spins); a select that
      * is still registering in the cell it claims is not waited for: its registration is refused
-     * and the select registers again. Like jox's, it may fail under contention even though space is being
-     * freed at that moment: a concurrent receive took a value and has not yet moved the buffer
-     * end. (A receive that gave a cell up without taking a value, in a buffered channel, moves the
-     * buffer end before that cell's sender goes on; the sender spins meanwhile, so that no send
-     * fails on a buffer that is short of a slot for nobody.) Do not use it in a spin loop instead
-     * of {@link #send(Object)}.
+     * and the select registers again. Like jox's and kotlinx's, it is not linearizable under
+     * contention. It may fail although space is being freed at that moment: a concurrent receive
+     * took a value and has not yet moved the buffer end. And it counts a concurrent send that
+     * has claimed its place but not yet completed as occupying the buffer, while a concurrent
+     * {@link Source#tryReceive()} may not see that send's value yet. It does not fail because a
+     * concurrent receive gave a cell up without taking a value: in a buffered channel that receive
+     * moves the buffer end on before the cell's sender goes on. Do not use it in a spin loop
+     * instead of {@link #send(Object)}.
      *
      * <p>The default implementation (as in jox, for classes that implement {@code Sink}
      * themselves) calls {@link #trySendOrClosed(Object)}.

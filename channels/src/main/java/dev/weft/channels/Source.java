@@ -47,8 +47,11 @@ public interface Source<T> extends CloseableChannel {
     /**
      * Receives a value if one is available right now: a buffered value or a waiting sender.
      * Never blocks (see {@link CloseableChannel} for the only, bounded, spins); a select that is
-     * still registering in the cell it claims is not waited for. Under contention it may return {@code null} while a concurrent send is
-     * completing; do not use it in a spin loop instead of {@link #receive()}.
+     * still registering in the cell it claims is not waited for. Under contention it may return
+     * {@code null} while a concurrent send is completing, also one that a concurrent {@link
+     * Sink#trySend(Object)} already counted as occupying the buffer (so, like jox's and kotlinx's,
+     * it is not linearizable under contention); do not use it in a spin loop instead of {@link
+     * #receive()}.
      *
      * <p>The default implementation (as in jox, for classes that implement {@code Source}
      * themselves) calls {@link #tryReceiveOrClosed()}.
