@@ -2,9 +2,7 @@ package dev.weft.channels;
 
 import static dev.weft.channels.Cells.State.BUFFERED;
 import static dev.weft.channels.Cells.State.CLAIMED;
-import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
 import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
-import static dev.weft.channels.Cells.State.INTERRUPTING_RCV;
 import static dev.weft.channels.Cells.State.IN_BUFFER;
 import static dev.weft.channels.ChannelCounters.COUNT_MASK;
 import static dev.weft.channels.ChannelCounters.POINTER_BUFFER_END;
@@ -77,7 +75,7 @@ final class BufferExpansion {
                 if (seg.casState(i, null, IN_BUFFER)) {
                     return;
                 }
-            } else if (st == INTERRUPTED_RCV || st == INTERRUPTING_RCV) {
+            } else if (Cells.receiverWithdrew(st)) {
                 seg.onCellCleaned();
                 return;
             } else if (st == CLAIMED) {
@@ -106,7 +104,7 @@ final class BufferExpansion {
             if (st == INTERRUPTED_SEND) {
                 return false;
             }
-            if (st == INTERRUPTED_RCV || st == INTERRUPTING_RCV) {
+            if (Cells.receiverWithdrew(st)) {
                 seg.onCellCleaned(); // its receiver left the counting to us
                 return true;
             }

@@ -18,9 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * The slow paths of a sender's and a receiver's update of the cell it claimed, entered when the
  * fast path in {@link Channel} did not apply. From the transition table ({@code
  * docs/cell-states.md}), a sender can only meet EMPTY, IN_BUFFER, BROKEN(ING), INTERRUPTED_RCV,
- * INTERRUPTING_RCV, CLOSED, CLAIMED or a receiver's waiter here (BUFFERED, DONE and INTERRUPTED_SEND are written only by or
- * for the cell's sender, which has not acted yet), and the receiver only the mirror image; both
- * throw {@code AssertionError} on anything else, which the randomized stress would report.
+ * INTERRUPTING_RCV, CLOSED, CLAIMED or a receiver's waiter here (BUFFERED, DONE and
+ * INTERRUPTED_SEND are written only by or for the cell's sender, which has not acted yet), and
+ * the receiver only the mirror image; both throw {@code AssertionError} on anything else, which
+ * the randomized stress would report.
  */
 final class CellUpdates {
     private CellUpdates() {}
@@ -230,27 +231,23 @@ final class CellUpdates {
      * @return false if the cell changed meanwhile (nothing was done)
      */
     static boolean giveUpReceiverCell(ChannelState ch, Segment seg, int i, Object st, boolean poison) {
+        boolean buffered = ch.capacity > 0; // rendezvous, unlimited: no buffer end, no transient state
         Object last = poison ? BROKEN : INTERRUPTED_RCV;
-        if (ch.capacity <= 0) {
-            if (!seg.casState(i, st, last)) {
-                return false;
-            }
-            if (!poison) {
-                Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
-            }
-            return true; // no buffer end to move
-        }
-        if (!seg.casState(i, st, poison ? BREAKING : INTERRUPTING_RCV)) {
+        if (!seg.casState(i, st, !buffered ? last : poison ? BREAKING : INTERRUPTING_RCV)) {
             return false;
         }
         try {
             if (!poison) {
                 Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
             }
-            Faults.at(Faults.RECEIVER_GIVING_UP);
-            BufferExpansion.expandBuffer(ch, false);
+            if (buffered) {
+                Faults.at(Faults.RECEIVER_GIVING_UP);
+                BufferExpansion.expandBuffer(ch, false);
+            }
         } finally {
-            seg.svState(i, last); // also after an Error: the cell must not stay transient
+            if (buffered) {
+                seg.svState(i, last); // also after an Error: the cell must not stay transient
+            }
         }
         return true;
     }

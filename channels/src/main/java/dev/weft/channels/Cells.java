@@ -12,7 +12,7 @@ package dev.weft.channels;
  * sender, exactly one receiver, at most one buffer expansion, the closing sweep and, for a select
  * registration, the select's owner withdrawing it; every change is a CAS from one expected state;
  * {@link #CLAIMED} is the only lock, held for a few instructions by a running thread; the cell's
- * try-send also waits out {@code BREAKING} and {@code INTERRUPTING_RCV} (see {@link
+ * sender also waits out {@code BREAKING} and {@code INTERRUPTING_RCV} (see {@link
  * CellUpdates#giveUpReceiverCell}).
  */
 final class Cells {
@@ -90,6 +90,14 @@ final class Cells {
     /** Whether {@code state} is a (possibly wrapped) waiter: a thread or a select registration. */
     static boolean isWaiter(Object state) {
         return state != null && !(state instanceof State);
+    }
+
+    /**
+     * Whether the cell's receiver withdrew: INTERRUPTED_RCV, or INTERRUPTING_RCV while it still
+     * moves the buffer end (for the cleaned count both are the same).
+     */
+    static boolean receiverWithdrew(Object state) {
+        return state == State.INTERRUPTED_RCV || state == State.INTERRUPTING_RCV;
     }
 
     /** Whether the cell state still holds {@code me} as its waiter. */

@@ -50,8 +50,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The diagram and the table with one row per transition (writer, from, to, where in the code)
  * are in {@code docs/cell-states.md}. The states: EMPTY ({@code null}), {@code IN_BUFFER}, {@code
  * BUFFERED}, a waiter (thread or select registration), {@code WaiterEB(waiter)}, the transient
- * {@code CLAIMED}, {@code BREAKING} and {@code INTERRUPTING_RCV}, and the final states {@code DONE}, {@code BROKEN}, {@code INTERRUPTED_SEND}, {@code
- * INTERRUPTED_RCV}, {@code CLOSED}. Every transition out of a select registration goes through
+ * {@code CLAIMED}, {@code BREAKING} and {@code INTERRUPTING_RCV}, and the final states {@code
+ * DONE}, {@code BROKEN}, {@code INTERRUPTED_SEND}, {@code INTERRUPTED_RCV}, {@code CLOSED}. Every transition out of a select registration goes through
  * {@code CLAIMED}: to DONE (a rendezvous), BUFFERED (buffer expansion), CLOSED (closing), an
  * INTERRUPTED state (dead or refused registration), or back to the registration. A withdrawn cell
  * counts as cleaned, except that in a buffered channel a withdrawn receiver's cell is counted once

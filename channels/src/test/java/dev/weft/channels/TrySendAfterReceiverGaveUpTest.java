@@ -46,69 +46,39 @@ class TrySendAfterReceiverGaveUpTest {
         Faults.probe = null;
     }
 
-    /** The receiver poisons the try-send's cell: it came first and the sender was in flight. */
+    /** The receiver poisons the sender's cell: it came first and the sender was in flight. */
     @ParameterizedTest(name = "capacity {0}, {1} {2}")
     @CsvSource({"1, PLATFORM, TRY", "1, VIRTUAL, TRY", "2, PLATFORM, TRY", "4, VIRTUAL, TRY",
         "1, VIRTUAL, BLOCKING", "2, PLATFORM, BLOCKING"})
     void afterThePoisonOfItsCell(int capacity, ThreadKind kind, SendKind send) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
-        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
-        Gate senderGate = new Gate();
-        Gate receiverGate = new Gate();
-        AtomicBoolean senderHeldOnce = new AtomicBoolean();
-        Object[] outcome = new Object[2];
-        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> send.send(ch, 100)));
-        Thread receiver = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
-        Faults.probe = point -> {
-            Thread me = Thread.currentThread();
-            if (point.equals(Faults.SEND_CLAIMED) && me == sender && senderHeldOnce.compareAndSet(false, true)) {
-                senderGate.hold();
-            } else if (point.equals(Faults.RECEIVER_GIVING_UP) && me == receiver) {
-                receiverGate.hold();
-            }
-        };
-        sender.start();
-        assertTrue(senderGate.awaitHeld(), "the try-send did not claim its cell");
-        fillAllButOne(ch, capacity);
-        receiver.start();
-        assertTrue(receiverGate.awaitHeld(), "the receiver did not poison the in-flight sender's cell");
-        finishAndCheck(ch, capacity, sender, senderGate, receiver, receiverGate, outcome);
+        Replay replay = new Replay(Channel.newBufferedChannel(capacity), kind, send);
+        replay.sender.start();
+        assertTrue(replay.senderGate.awaitHeld(), "the sender did not claim its cell");
+        fillAllButOne(replay.ch, capacity);
+        replay.receiver.start();
+        assertTrue(replay.receiverGate.awaitHeld(), "the receiver did not poison the in-flight sender's cell");
+        replay.finishAndCheck(capacity);
     }
 
-    /** A try-receive withdraws from the try-send's cell: it found no sender there yet. */
+    /** A try-receive withdraws from the sender's cell: it found no sender there yet. */
     @ParameterizedTest(name = "capacity {0}, {1} {2}")
     @CsvSource({"1, PLATFORM, TRY", "1, VIRTUAL, TRY", "2, PLATFORM, TRY", "4, VIRTUAL, TRY",
         "1, VIRTUAL, BLOCKING", "2, PLATFORM, BLOCKING"})
     void afterATryReceiveWithdrewFromItsCell(int capacity, ThreadKind kind, SendKind send) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
-        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
-        assertTrue(ch.trySend(1));
-        Gate checkedGate = new Gate();
-        Gate receiverGate = new Gate();
-        Gate senderGate = new Gate();
-        AtomicBoolean senderHeldOnce = new AtomicBoolean();
-        Object[] outcome = new Object[2];
-        Thread sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> send.send(ch, 100)));
-        Thread receiver = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
-        Faults.probe = point -> {
-            Thread me = Thread.currentThread();
-            if (point.equals(Faults.TRY_RECEIVE_CHECKED) && me == receiver) {
-                checkedGate.hold();
-            } else if (point.equals(Faults.RECEIVER_GIVING_UP) && me == receiver) {
-                receiverGate.hold();
-            } else if (point.equals(Faults.SEND_CLAIMED) && me == sender && senderHeldOnce.compareAndSet(false, true)) {
-                senderGate.hold();
-            }
-        };
-        receiver.start();
-        assertTrue(checkedGate.awaitHeld(), "the try-receive did not see the value");
-        assertEquals(1, ch.tryReceive(), "another receiver takes the value first");
-        checkedGate.release(); // now it claims the next cell, which no sender has claimed
-        assertTrue(receiverGate.awaitHeld(), "the try-receive did not withdraw from its cell");
-        sender.start();
-        assertTrue(senderGate.awaitHeld(), "the try-send did not claim the withdrawn cell");
-        fillAllButOne(ch, capacity);
-        finishAndCheck(ch, capacity, sender, senderGate, receiver, receiverGate, outcome);
+        Replay replay = new Replay(Channel.newBufferedChannel(capacity), kind, send);
+        assertTrue(replay.ch.trySend(1));
+        replay.holdReceiverAfterItsCheck = true;
+        replay.receiver.start();
+        assertTrue(replay.checkedGate.awaitHeld(), "the try-receive did not see the value");
+        assertEquals(1, replay.ch.tryReceive(), "another receiver takes the value first");
+        replay.checkedGate.release(); // now it claims the next cell, which no sender has claimed
+        assertTrue(replay.receiverGate.awaitHeld(), "the try-receive did not withdraw from its cell");
+        replay.sender.start();
+        assertTrue(replay.senderGate.awaitHeld(), "the sender did not claim the withdrawn cell");
+        fillAllButOne(replay.ch, capacity);
+        replay.finishAndCheck(capacity);
     }
 
     /** How the held sender sends. */
@@ -134,38 +104,71 @@ class TrySendAfterReceiverGaveUpTest {
     }
 
     /**
-     * Lets the try-send go on while the receiver is still held, then the receiver; the try-send
-     * must succeed, and the fill values and its value must each be received once: by the held
-     * receiver (after giving its cell up it retries, and may take one) or from what is left.
+     * The two threads of a replay and where the probe holds them: the sender (sending 100) after
+     * it first claims a cell, the receiver (a platform thread, see the class comment) after it
+     * gave its cell up and, if asked, after its try-receive's emptiness check.
      */
-    private static void finishAndCheck(Channel<Integer> ch, int capacity, Thread sender, Gate senderGate,
-            Thread receiver, Gate receiverGate, Object[] outcome) throws Exception {
-        senderGate.releaseAndAwaitLeft();
-        sender.join(HELD_MILLIS);
-        // the fix: the sender waits at its cell for the receiver to move the buffer end. Before
-        // it, a try-send returned false here within milliseconds, and a blocking send moved on to
-        // its next cell and parked there (WAITING)
-        assertEquals(Thread.State.RUNNABLE, sender.getState(),
-                "the sender did not wait at its cell for the receiver that gave it up (outcome "
-                        + outcome[0] + ")\n" + ch.dumpCells());
-        receiverGate.releaseAndAwaitLeft();
-        sender.join(TimeUnit.SECONDS.toMillis(60));
-        receiver.join(TimeUnit.SECONDS.toMillis(60));
-        assertFalse(sender.isAlive() || receiver.isAlive(), "the threads did not finish");
-        assertEquals(Boolean.TRUE, outcome[0], "a send into a buffer with room failed\n" + ch.dumpCells());
-        List<Object> received = new ArrayList<>();
-        if (outcome[1] != null) {
-            received.add(outcome[1]);
+    private static final class Replay {
+        final Channel<Integer> ch;
+        final Gate senderGate = new Gate();
+        final Gate checkedGate = new Gate();
+        final Gate receiverGate = new Gate();
+        /** What the sender and the receiver returned. */
+        final Object[] outcome = new Object[2];
+        final Thread sender;
+        final Thread receiver;
+        volatile boolean holdReceiverAfterItsCheck;
+        private final AtomicBoolean senderHeldOnce = new AtomicBoolean();
+
+        Replay(Channel<Integer> ch, ThreadKind kind, SendKind send) {
+            this.ch = ch;
+            this.sender = kind.builder().unstarted(() -> outcome[0] = Forked.outcome(() -> send.send(ch, 100)));
+            this.receiver = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(ch::tryReceive));
+            Faults.probe = point -> {
+                Thread me = Thread.currentThread();
+                if (me == sender && point.equals(Faults.SEND_CLAIMED) && senderHeldOnce.compareAndSet(false, true)) {
+                    senderGate.hold();
+                } else if (me == receiver && point.equals(Faults.TRY_RECEIVE_CHECKED) && holdReceiverAfterItsCheck) {
+                    checkedGate.hold();
+                } else if (me == receiver && point.equals(Faults.RECEIVER_GIVING_UP)) {
+                    receiverGate.hold();
+                }
+            };
         }
-        for (Integer v; (v = ch.tryReceive()) != null; ) {
-            received.add(v);
+
+        /**
+         * Lets the sender go on while the receiver is still held, then the receiver; the send
+         * must succeed, and the fill values and its value must each be received once: by the held
+         * receiver (after giving its cell up it retries, and may take one) or from what is left.
+         */
+        void finishAndCheck(int capacity) throws Exception {
+            senderGate.releaseAndAwaitLeft();
+            sender.join(HELD_MILLIS);
+            // the fix: the sender waits at its cell for the receiver to move the buffer end.
+            // Before it, a try-send returned false here within milliseconds, and a blocking send
+            // moved on to its next cell and parked there (WAITING)
+            assertEquals(Thread.State.RUNNABLE, sender.getState(),
+                    "the sender did not wait at its cell for the receiver that gave it up (outcome "
+                            + outcome[0] + ")\n" + ch.dumpCells());
+            receiverGate.releaseAndAwaitLeft();
+            sender.join(TimeUnit.SECONDS.toMillis(60));
+            receiver.join(TimeUnit.SECONDS.toMillis(60));
+            assertFalse(sender.isAlive() || receiver.isAlive(), "the threads did not finish");
+            assertEquals(Boolean.TRUE, outcome[0], "a send into a buffer with room failed\n" + ch.dumpCells());
+            List<Object> received = new ArrayList<>();
+            if (outcome[1] != null) {
+                received.add(outcome[1]);
+            }
+            for (Integer v; (v = ch.tryReceive()) != null; ) {
+                received.add(v);
+            }
+            List<Object> expected = new ArrayList<>();
+            for (int v = 2; v <= capacity; v++) {
+                expected.add(v);
+            }
+            expected.add(100);
+            received.sort(null);
+            assertEquals(expected, received, "every value received once (the held receiver got " + outcome[1] + ")");
         }
-        List<Object> expected = new ArrayList<>();
-        for (int v = 2; v <= capacity; v++) {
-            expected.add(v);
-        }
-        expected.add(100);
-        received.sort(null);
-        assertEquals(expected, received, "every value received once (the held receiver got " + outcome[1] + ")");
     }
 }
