@@ -144,12 +144,15 @@ class TrySendAfterReceiverGaveUpTest {
         void finishAndCheck(int capacity) throws Exception {
             senderGate.releaseAndAwaitLeft();
             sender.join(HELD_MILLIS);
-            // the fix: the sender waits at its cell for the receiver to move the buffer end.
-            // Before it, a try-send returned false here within milliseconds, and a blocking send
-            // moved on to its next cell and parked there (WAITING)
-            assertEquals(Thread.State.RUNNABLE, sender.getState(),
-                    "the sender did not wait at its cell for the receiver that gave it up (outcome "
-                            + outcome[0] + ")\n" + ch.dumpCells());
+            // the fix: the sender spins at its cell for the receiver to move the buffer end.
+            // Before it, a try-send returned false here within milliseconds (TERMINATED), and a
+            // blocking send moved on to its next cell and parked there (WAITING). A spinning
+            // virtual thread reads RUNNABLE, or BLOCKED for a moment inside its yield (seen once
+            // in CI on JDK 25), so the check is that it neither finished nor parked
+            Thread.State state = sender.getState();
+            assertTrue(state == Thread.State.RUNNABLE || state == Thread.State.BLOCKED,
+                    "the sender did not wait at its cell for the receiver that gave it up (state "
+                            + state + ", outcome " + outcome[0] + ")\n" + ch.dumpCells());
             receiverGate.releaseAndAwaitLeft();
             sender.join(TimeUnit.SECONDS.toMillis(60));
             receiver.join(TimeUnit.SECONDS.toMillis(60));
