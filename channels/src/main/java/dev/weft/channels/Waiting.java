@@ -10,51 +10,57 @@ import java.util.concurrent.locks.LockSupport;
  * Thread#onSpinWait()}, then {@link LockSupport#park}. The partner changes the state by CAS and
  * then calls {@link LockSupport#unpark}. Nothing here pins a virtual thread's carrier.
  *
- * <p><b>Adaptive spinning.</b> Spinning pays only when the partner runs on another core at the same
- * time (one sender and one receiver on two carriers); with more runnable virtual threads than
- * carriers, a spinning thread burns the carrier its partner needs. Each {@link Spin} (one per
- * channel, used by its waiters and by the selects whose first clause is on it) learns which regime
- * it is in: a wait that the spin satisfied grows the
- * budget, a wait that had to park halves it. A budget that fell to zero is probed again on one
- * wait in 32, so the estimate recovers when the regime changes. Virtual and platform threads have
- * separate ceilings ({@code weft.spins.virtual}, {@code weft.spins.platform}).
+ * <p><b>Virtual threads spin adaptively.</b> Spinning pays only when the partner runs on another
+ * core at the same time (one sender and one receiver on two carriers); with more runnable virtual
+ * threads than carriers, a spinning thread burns the carrier its partner needs. Each {@link Spin}
+ * (one per channel, used by its waiters and by the selects whose first clause is on it) learns
+ * which regime it is in: a wait that the spin satisfied grows the budget, a wait that had to park
+ * halves it. A budget that fell to zero is probed again on one wait in 32, so the estimate recovers
+ * when the regime changes. The ceiling is {@code weft.spins.virtual} spins.
+ *
+ * <p><b>Platform threads spin for a fixed time</b>, {@code weft.spinMicros.platform} (50 us by
+ * default), yielding the core every 64 spins, then park. A platform thread does not occupy a
+ * carrier, and parking one costs its partner an OS wake-up (about 40 us on the machine weft is
+ * measured on). A budget that adapts downwards cannot work for them: once one side of a pair has
+ * parked, the other side's next wait lasts at least that wake-up, so every shorter spin fails, the
+ * budget shrinks, and both sides park on every handoff from then on (a convoy; measured at about
+ * 40 us per value instead of a few hundred ns, see {@code docs/PERFORMANCE.md}). A window longer
+ * than a wake-up breaks the convoy at its first wait, and a wait that parks anyway has burned at
+ * most the window: no more CPU than the park it could not avoid costs in time.
  */
 final class Waiting {
     private Waiting() {}
 
     static final int VIRTUAL_SPINS = Integer.getInteger("weft.spins.virtual", 256);
-    static final int PLATFORM_SPINS = Integer.getInteger("weft.spins.platform", 1024);
+
+    /** How long a platform thread spins before it parks, in ns (see the class javadoc). */
+    static final long PLATFORM_SPIN_NANOS = Long.getLong("weft.spinMicros.platform", 50L) * 1_000L;
+
+    /** Spins between two yields of a spinning platform thread (a power of two). */
+    private static final int PLATFORM_YIELD_SPINS = 64;
 
     /** Spins before a busy-wait for a transient state yields its core. */
     private static final int BACKOFF_SPINS = 64;
 
-    /** An adaptive spin budget; racy on purpose (a lost update only blurs the estimate). */
+    /** The adaptive spin budget of virtual threads; racy on purpose (a lost update only blurs it). */
     static final class Spin {
-        private int virtualBudget = 32;
-        private int platformBudget = 128;
+        private int budget = 32;
 
-        int budget(Thread t) {
-            int b = t.isVirtual() ? virtualBudget : platformBudget;
+        int budget() {
+            int b = budget;
             if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
                 return 32; // probe
             }
             return b;
         }
 
-        void record(Thread t, boolean spinWon, int used) {
-            if (t.isVirtual()) {
-                virtualBudget = next(virtualBudget, spinWon, used, VIRTUAL_SPINS);
-            } else {
-                platformBudget = next(platformBudget, spinWon, used, PLATFORM_SPINS);
-            }
-        }
-
-        private static int next(int b, boolean spinWon, int used, int max) {
+        void record(boolean spinWon, int used) {
+            int b = budget;
             if (spinWon) {
-                int grown = Math.max(b, used) * 2 + 8;
-                return Math.min(grown, max);
+                budget = Math.min(Math.max(b, used) * 2 + 8, VIRTUAL_SPINS);
+            } else {
+                budget = b >> 1;
             }
-            return b >> 1;
         }
     }
 
@@ -113,8 +119,9 @@ final class Waiting {
      * The one spin-then-park loop, shared by plain waiters and selects. It watches either cell
      * {@code i} of {@code seg} (a plain waiter, {@code op == null}: until the cell no longer holds
      * {@code me}) or select {@code op} (until it is terminal or has a re-registration request).
-     * It spins up to {@code spin}'s budget, checking the interrupt flag and the deadline every 16
-     * spins, then parks on {@code blocker}; the partner changes the watched state (by CAS, or by
+     * It spins (a virtual thread up to {@code spin}'s budget, a platform thread for a fixed time;
+     * see the class javadoc), checking the interrupt flag and the deadline every 16 spins, then
+     * parks on {@code blocker}; the partner changes the watched state (by CAS, or by
      * a re-registration request) and then unparks {@code me}. It never cancels anything itself:
      * on interrupt or timeout the caller withdraws by CAS and may still lose to the partner. Only a
      * wait that really ended (the cell changed, the select is terminal) counts as a spin won; a
@@ -126,18 +133,31 @@ final class Waiting {
      */
     static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker) {
-        int budget = spin.budget(me);
+        Object st = me.isVirtual()
+                ? spinVirtual(seg, i, me, op, deadline, spin)
+                : spinPlatform(seg, i, me, op, deadline);
+        return st != null ? st : park(seg, i, me, op, deadline, blocker);
+    }
+
+    /**
+     * The spin of a virtual thread, up to {@code spin}'s budget, which it updates.
+     *
+     * @return what {@link #spinThenPark} returns, or {@code null} when the spin ended without a
+     *     result (the park loop then reads the state again)
+     */
+    private static Object spinVirtual(Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin) {
+        int budget = spin.budget();
         for (int n = 0; n < budget; n++) {
             Object st = op == null ? seg.lvState(i) : op.lvState();
             if (changed(st, me, op)) {
                 if (op == null || SelectOp.isTerminal(st)) {
-                    spin.record(me, true, n);
+                    spin.record(true, n);
                 }
                 return st;
             }
             if ((n & 15) == 15) {
                 if (me.isInterrupted()) {
-                    break;
+                    return null;
                 }
                 if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
                     return Result.TIMED_OUT;
@@ -146,8 +166,43 @@ final class Waiting {
             Thread.onSpinWait();
         }
         if (budget > 0) {
-            spin.record(me, false, budget);
+            spin.record(false, budget);
         }
+        return null;
+    }
+
+    /**
+     * The spin of a platform thread: {@link #PLATFORM_SPIN_NANOS}, yielding every {@link
+     * #PLATFORM_YIELD_SPINS} spins (so that a partner waiting for a core gets it).
+     *
+     * @return as {@link #spinVirtual}
+     */
+    private static Object spinPlatform(Segment seg, int i, Thread me, SelectOp op, long deadline) {
+        long end = System.nanoTime() + PLATFORM_SPIN_NANOS;
+        for (int n = 1; ; n++) {
+            Object st = op == null ? seg.lvState(i) : op.lvState();
+            if (changed(st, me, op)) {
+                return st;
+            }
+            if ((n & 15) == 0) {
+                long now = System.nanoTime();
+                if (deadline != 0L && deadline - now <= 0L) {
+                    return Result.TIMED_OUT;
+                }
+                if (now - end >= 0L || me.isInterrupted()) {
+                    return null;
+                }
+                if ((n & (PLATFORM_YIELD_SPINS - 1)) == 0) {
+                    Thread.yield();
+                    continue;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The park loop of {@link #spinThenPark}, after the spin. */
+    private static Object park(Segment seg, int i, Thread me, SelectOp op, long deadline, Object blocker) {
         while (true) {
             Object st = op == null ? seg.lvState(i) : op.lvState();
             if (changed(st, me, op)) {

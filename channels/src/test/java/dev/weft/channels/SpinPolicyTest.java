@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,31 +14,29 @@ import org.junit.jupiter.api.Timeout;
 class SpinPolicyTest {
 
     @Test
-    void aWaitThatTheSpinSatisfiedGrowsTheBudgetUpToTheCeiling() throws Exception {
+    void aWaitThatTheSpinSatisfiedGrowsTheBudgetUpToTheCeiling() {
         Waiting.Spin spin = new Waiting.Spin();
-        Thread me = Thread.currentThread(); // a platform thread: starts at 128
-        assertFalse(me.isVirtual());
-        assertEquals(128, spin.budget(me));
-        spin.record(me, true, 10);
-        assertEquals(128 * 2 + 8, spin.budget(me));
+        assertEquals(32, spin.budget());
+        spin.record(true, 10);
+        assertEquals(32 * 2 + 8, spin.budget());
         for (int n = 0; n < 20; n++) {
-            spin.record(me, true, 0);
+            spin.record(true, 0);
         }
-        assertEquals(Waiting.PLATFORM_SPINS, spin.budget(me));
+        assertEquals(Waiting.VIRTUAL_SPINS, spin.budget());
     }
 
     @Test
     void aWaitThatHadToParkHalvesTheBudgetAndZeroIsProbedAgainSometimes() {
         Waiting.Spin spin = new Waiting.Spin();
-        Thread me = Thread.currentThread();
-        spin.record(me, false, 128);
-        assertEquals(64, spin.budget(me));
+        spin.record(true, 60); // 128
+        spin.record(false, 128);
+        assertEquals(64, spin.budget());
         for (int n = 0; n < 10; n++) {
-            spin.record(me, false, 0);
+            spin.record(false, 0);
         }
         int probes = 0;
         for (int n = 0; n < 10_000; n++) {
-            int b = spin.budget(me);
+            int b = spin.budget();
             assertTrue(b == 0 || b == 32, "budget " + b);
             probes += b == 32 ? 1 : 0;
         }
@@ -47,15 +44,29 @@ class SpinPolicyTest {
     }
 
     @Test
-    void virtualAndPlatformThreadsHaveSeparateBudgets() throws Exception {
+    void platformThreadsSpinForAFixedWindowWhateverTheBudgetThenPark() throws Exception {
         Waiting.Spin spin = new Waiting.Spin();
-        spin.record(Thread.currentThread(), false, 0);
-        int virtualBudget = CompletableFuture.supplyAsync(
-                        () -> spin.budget(Thread.currentThread()),
-                        r -> Thread.ofVirtual().start(r))
-                .get(10, TimeUnit.SECONDS);
-        assertEquals(32, virtualBudget);
-        assertEquals(64, spin.budget(Thread.currentThread()));
+        for (int n = 0; n < 10; n++) {
+            spin.record(false, 0); // a budget of 0 (virtual threads would park at once)
+        }
+        assertTrue(Waiting.PLATFORM_SPIN_NANOS > 0);
+        Segment seg = new Segment(0, null, 0);
+        Object[] result = new Object[1];
+        Thread waiter = Thread.ofPlatform().unstarted(() -> result[0] =
+                Waiting.spinThenPark(seg, 0, Thread.currentThread(), null, 0L, spin, this));
+        assertTrue(seg.casState(0, null, waiter));
+        waiter.start();
+        // the window is bounded: the waiter parks (a spin that never ended would stay RUNNABLE)
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (waiter.getState() != Thread.State.WAITING) {
+            assertTrue(System.nanoTime() - until < 0, "the platform waiter never parked: " + waiter.getState());
+            Thread.sleep(1);
+        }
+        assertEquals(0, spin.budget() & ~32, "a platform wait leaves the virtual budget alone");
+        assertTrue(seg.casState(0, waiter, Cells.State.DONE));
+        java.util.concurrent.locks.LockSupport.unpark(waiter);
+        waiter.join(10_000);
+        assertSame(Cells.State.DONE, result[0]);
     }
 
     @Test
