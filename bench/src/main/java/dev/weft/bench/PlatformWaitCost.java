@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import dev.weft.channels.Channel;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,13 +19,16 @@ import java.util.List;
  *   <li>{@code mpsc}: 16 senders into one receiver, capacity 16 (more threads than cores);
  *   <li>{@code pairs}: four rendezvous pairs at once on the machine's cores;
  *   <li>{@code slow}: one rendezvous pair whose sender arrives every 200 us, so that every receive
- *       spins for its whole window and then parks (the worst case of a spin window).
+ *       spins for its whole window and then parks (the worst case of a spin window);
+ *   <li>{@code idle}: one thread polls an idle channel 500 times with {@code tryReceive(1 ms)}
+ *       (each poll's park lasts its whole timeout, so the channel is learnt to be idle).
  * </ul>
  */
 public final class PlatformWaitCost {
     private static final int VALUES = 200_000;
     private static final int SLOW_VALUES = 2_000;
     private static final long SLOW_GAP_NANOS = 200_000;
+    private static final int IDLE_POLLS = 500;
 
     private PlatformWaitCost() {}
 
@@ -37,7 +41,7 @@ public final class PlatformWaitCost {
      */
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        for (String scenario : List.of("mpsc", "pairs", "slow")) {
+        for (String scenario : List.of("mpsc", "pairs", "slow", "idle")) {
             run(scenario);
             for (int r = 0; r < rounds; r++) {
                 long wall = System.nanoTime();
@@ -72,6 +76,14 @@ public final class PlatformWaitCost {
                 Channel<Integer> ch = Channel.newRendezvousChannel();
                 threads.add(start(() -> sendAll(ch, SLOW_VALUES, SLOW_GAP_NANOS)));
                 threads.add(start(() -> receiveAll(ch, SLOW_VALUES)));
+            }
+            case "idle" -> {
+                Channel<Integer> ch = Channel.newRendezvousChannel();
+                threads.add(start(() -> {
+                    for (int i = 0; i < IDLE_POLLS; i++) {
+                        ch.tryReceive(Duration.ofMillis(1));
+                    }
+                }));
             }
             default -> throw new IllegalArgumentException(scenario);
         }

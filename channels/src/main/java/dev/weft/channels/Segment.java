@@ -17,7 +17,7 @@ import java.lang.invoke.VarHandle;
  */
 final class Segment {
     /** Cells per segment; {@code weft.segmentSize} overrides it (tests use 1 or 2). */
-    static final int SIZE = readSize();
+    static final int SIZE = Config.intProperty("weft.segmentSize", 32, 1, 1024);
 
     private static final int POINTER_UNIT = 1 << 16;
     private static final int CLEANED_MASK = POINTER_UNIT - 1;
@@ -74,25 +74,6 @@ final class Segment {
         this.prev = prev;
         this.cells = prev == null && id == Long.MAX_VALUE ? null : new Object[2 * SIZE];
         this.cleanedAndPointers = pointers * POINTER_UNIT;
-    }
-
-    private static int readSize() {
-        String v = System.getProperty("weft.segmentSize");
-        if (v == null) {
-            return 32;
-        }
-        int n;
-        try {
-            n = Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "weft.segmentSize must be an integer in 1..1024, was '" + v + "'", e);
-        }
-        if (n < 1 || n > 1024) {
-            throw new IllegalArgumentException(
-                    "weft.segmentSize must be an integer in 1..1024, was " + n);
-        }
-        return n;
     }
 
     // ---- cells (accessor names say the memory mode: lv/sv volatile, lp/sp plain, cas) -----------

@@ -18,23 +18,33 @@ import java.util.concurrent.locks.LockSupport;
  * halves it. A budget that fell to zero is probed again on one wait in 32, so the estimate recovers
  * when the regime changes. The ceiling is {@code weft.spins.virtual} spins.
  *
- * <p><b>Platform threads spin for a fixed time</b>, {@code weft.spinMicros.platform} (50 us by
- * default), yielding the core every 64 spins, then park. A platform thread does not occupy a
- * carrier, and parking one costs its partner an OS wake-up (about 40 us on the machine weft is
- * measured on). A budget that adapts downwards cannot work for them: once one side of a pair has
- * parked, the other side's next wait lasts at least that wake-up, so every shorter spin fails, the
- * budget shrinks, and both sides park on every handoff from then on (a convoy; measured at about
- * 40 us per value instead of a few hundred ns, see {@code docs/PERFORMANCE.md}). A window longer
- * than a wake-up breaks the convoy at its first wait, and a wait that parks anyway has burned at
- * most the window: no more CPU than the park it could not avoid costs in time.
+ * <p><b>Platform threads spin for a window of time</b>, {@code weft.spinMicros.platform} (50 us
+ * by default; none on a machine with one CPU, where the partner cannot run meanwhile), yielding
+ * the core every 64 spins, then park. A platform thread does not occupy a carrier, and parking one
+ * costs its partner an OS wake-up (about 40 us on the machine weft is measured on). A spin budget
+ * that shrinks after every parked wait cannot work for them: once one side of a pair has parked,
+ * the other side's next wait lasts about that wake-up, so every spin shorter than it fails, the
+ * budget shrinks further, and both sides park on every handoff from then on (a convoy; measured at
+ * about 40 us per value instead of a few hundred ns, see {@code docs/PERFORMANCE.md}). A window
+ * that outlasts the partner's wake-up ends the convoy at its first wait; a wait that parks anyway
+ * has burned at most the window in CPU. What the window still learns is whether the channel is
+ * idle: after a park that lasted more than {@link #IDLE_PARK_FACTOR} windows (a partner that was
+ * not merely waking up), the channel's platform waits spin an eighth of the window, until a spin
+ * wins or a park ends sooner again (a convoy's parks last one wake-up, so they restore the full
+ * window at once).
  */
 final class Waiting {
     private Waiting() {}
 
-    static final int VIRTUAL_SPINS = Integer.getInteger("weft.spins.virtual", 256);
+    static final int VIRTUAL_SPINS = Config.intProperty("weft.spins.virtual", 256, 0, 1 << 20);
 
     /** How long a platform thread spins before it parks, in ns (see the class javadoc). */
-    static final long PLATFORM_SPIN_NANOS = Long.getLong("weft.spinMicros.platform", 50L) * 1_000L;
+    static final long PLATFORM_SPIN_NANOS = Runtime.getRuntime().availableProcessors() == 1
+            ? 0L
+            : Config.intProperty("weft.spinMicros.platform", 50, 0, 10_000) * 1_000L;
+
+    /** A platform park longer than this many windows marks the channel idle (see the class javadoc). */
+    static final int IDLE_PARK_FACTOR = 8;
 
     /** Spins between two yields of a spinning platform thread (a power of two). */
     private static final int PLATFORM_YIELD_SPINS = 64;
@@ -42,10 +52,16 @@ final class Waiting {
     /** Spins before a busy-wait for a transient state yields its core. */
     private static final int BACKOFF_SPINS = 64;
 
-    /** The adaptive spin budget of virtual threads; racy on purpose (a lost update only blurs it). */
+    /**
+     * What one channel's waits have learnt: the adaptive spin budget of virtual threads, and
+     * whether platform threads found the channel idle. Racy on purpose (a lost update only blurs
+     * the estimate); written only when it changes, except the virtual budget.
+     */
     static final class Spin {
         private int budget = 32;
+        private boolean platformIdle;
 
+        /** The spin budget of a virtual thread's next wait. */
         int budget() {
             int b = budget;
             if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
@@ -54,12 +70,26 @@ final class Waiting {
             return b;
         }
 
+        /** Records a virtual thread's wait: the spin won after {@code used} spins, or it parked. */
         void record(boolean spinWon, int used) {
             int b = budget;
             if (spinWon) {
                 budget = Math.min(Math.max(b, used) * 2 + 8, VIRTUAL_SPINS);
             } else {
                 budget = b >> 1;
+            }
+        }
+
+        /** How long a platform thread's next wait spins, in ns. */
+        long platformWindow() {
+            return platformIdle ? PLATFORM_SPIN_NANOS >> 3 : PLATFORM_SPIN_NANOS;
+        }
+
+        /** Records a platform thread's wait: its spin won, or it parked for {@code parkedNanos}. */
+        void recordPlatform(boolean spinWon, long parkedNanos) {
+            boolean idle = !spinWon && parkedNanos > IDLE_PARK_FACTOR * PLATFORM_SPIN_NANOS;
+            if (idle != platformIdle) {
+                platformIdle = idle;
             }
         }
     }
@@ -133,10 +163,21 @@ final class Waiting {
      */
     static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker) {
-        Object st = me.isVirtual()
-                ? spinVirtual(seg, i, me, op, deadline, spin)
-                : spinPlatform(seg, i, me, op, deadline);
-        return st != null ? st : park(seg, i, me, op, deadline, blocker);
+        if (me.isVirtual()) {
+            Object st = spinVirtual(seg, i, me, op, deadline, spin);
+            return st != null ? st : park(seg, i, me, op, deadline, blocker);
+        }
+        Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
+        if (st != null) {
+            if (op == null || SelectOp.isTerminal(st)) {
+                spin.recordPlatform(true, 0L);
+            }
+            return st;
+        }
+        long parkedAt = System.nanoTime();
+        st = park(seg, i, me, op, deadline, blocker);
+        spin.recordPlatform(false, System.nanoTime() - parkedAt);
+        return st;
     }
 
     /**
@@ -172,24 +213,29 @@ final class Waiting {
     }
 
     /**
-     * The spin of a platform thread: {@link #PLATFORM_SPIN_NANOS}, yielding every {@link
-     * #PLATFORM_YIELD_SPINS} spins (so that a partner waiting for a core gets it).
+     * The spin of a platform thread: {@code window} ns, yielding every {@link
+     * #PLATFORM_YIELD_SPINS} spins (so that a partner waiting for a core gets it). The interrupt is
+     * checked before the deadline, as in the park loop: an interrupted thread whose deadline also
+     * passed reports the interrupt.
      *
      * @return as {@link #spinVirtual}
      */
-    private static Object spinPlatform(Segment seg, int i, Thread me, SelectOp op, long deadline) {
-        long end = System.nanoTime() + PLATFORM_SPIN_NANOS;
+    static Object spinPlatform(Segment seg, int i, Thread me, SelectOp op, long deadline, long window) {
+        long end = System.nanoTime() + window;
         for (int n = 1; ; n++) {
             Object st = op == null ? seg.lvState(i) : op.lvState();
             if (changed(st, me, op)) {
                 return st;
             }
             if ((n & 15) == 0) {
+                if (me.isInterrupted()) {
+                    return null;
+                }
                 long now = System.nanoTime();
                 if (deadline != 0L && deadline - now <= 0L) {
                     return Result.TIMED_OUT;
                 }
-                if (now - end >= 0L || me.isInterrupted()) {
+                if (now - end >= 0L) {
                     return null;
                 }
                 if ((n & (PLATFORM_YIELD_SPINS - 1)) == 0) {

@@ -2,6 +2,7 @@ package dev.weft.channels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,10 +47,7 @@ class SpinPolicyTest {
     @Test
     void platformThreadsSpinForAFixedWindowWhateverTheBudgetThenPark() throws Exception {
         Waiting.Spin spin = new Waiting.Spin();
-        for (int n = 0; n < 10; n++) {
-            spin.record(false, 0); // a budget of 0 (virtual threads would park at once)
-        }
-        assertTrue(Waiting.PLATFORM_SPIN_NANOS > 0);
+        spin.record(true, 60); // a virtual budget of 128, which the platform wait must not touch
         Segment seg = new Segment(0, null, 0);
         Object[] result = new Object[1];
         Thread waiter = Thread.ofPlatform().unstarted(() -> result[0] =
@@ -62,11 +60,60 @@ class SpinPolicyTest {
             assertTrue(System.nanoTime() - until < 0, "the platform waiter never parked: " + waiter.getState());
             Thread.sleep(1);
         }
-        assertEquals(0, spin.budget() & ~32, "a platform wait leaves the virtual budget alone");
+        assertEquals(128, spin.budget(), "a platform wait leaves the virtual budget alone");
         assertTrue(seg.casState(0, waiter, Cells.State.DONE));
         java.util.concurrent.locks.LockSupport.unpark(waiter);
         waiter.join(10_000);
         assertSame(Cells.State.DONE, result[0]);
+    }
+
+    @Test
+    void aPlatformSpinLastsItsWholeWindowWhenNothingChanges() {
+        Segment seg = new Segment(0, null, 0);
+        Thread me = Thread.currentThread();
+        assertTrue(seg.casState(0, null, me));
+        long window = TimeUnit.MILLISECONDS.toNanos(20);
+        long start = System.nanoTime();
+        assertNull(Waiting.spinPlatform(seg, 0, me, null, 0L, window), "no result: the caller parks");
+        assertTrue(System.nanoTime() - start >= window, "the spin ended before its window");
+        assertSame(me, seg.lvState(0));
+    }
+
+    @Test
+    void anInterruptedWaitWhoseDeadlinePassedReportsTheInterruptOnBothKindsOfThread() throws Exception {
+        for (boolean virtual : new boolean[] {false, true}) {
+            Object[] result = new Object[1];
+            Thread t = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).unstarted(() -> {
+                Thread me = Thread.currentThread();
+                Segment seg = new Segment(0, null, 0);
+                seg.casState(0, null, me);
+                long deadline = Waiting.deadline(1);
+                while (System.nanoTime() - deadline <= 0) {
+                    Thread.onSpinWait();
+                }
+                me.interrupt();
+                result[0] = Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this);
+            });
+            t.start();
+            t.join(10_000);
+            assertSame(Result.INTERRUPTED, result[0], virtual ? "virtual" : "platform");
+        }
+    }
+
+    @Test
+    void aLongPlatformParkShortensTheWindowUntilASpinWinsOrAParkIsShortAgain() {
+        Waiting.Spin spin = new Waiting.Spin();
+        long w = Waiting.PLATFORM_SPIN_NANOS;
+        assertEquals(w, spin.platformWindow());
+        spin.recordPlatform(false, w); // a convoy's park: about one wake-up
+        assertEquals(w, spin.platformWindow());
+        spin.recordPlatform(false, Waiting.IDLE_PARK_FACTOR * w + 1); // an idle channel
+        assertEquals(w >> 3, spin.platformWindow());
+        spin.recordPlatform(false, w);
+        assertEquals(w, spin.platformWindow(), "a short park restores the window");
+        spin.recordPlatform(false, Long.MAX_VALUE);
+        spin.recordPlatform(true, 0L);
+        assertEquals(w, spin.platformWindow(), "a spin that won restores the window");
     }
 
     @Test
