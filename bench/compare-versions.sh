@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compares two builds of weft (e.g. before and after a change) on five benchmarks, weft only:
-# Rendezvous, Buffered 16, Select 2 clauses, Chained 0 and Contention 16x16. Forks alternate
+# Rendezvous, Buffered 16, Select 2 clauses, Chained 0 and Contention 16x16 (SCENARIOS picks
+# others: rdv buf sel chn con, c2 for Contention 2x2, prdv and pbuf for the platform-thread
+# Rendezvous and Buffered 16, e.g. SCENARIOS="prdv pbuf"). Forks alternate
 # between the two jars (before, after, before, ...), ROUNDS forks each (default 5), and the
 # report gives the median of the fork means and a 95% bootstrap interval of the ratio.
 # Both versions have the same class names, so this is a sequence of one-fork JMH runs, not one
@@ -12,6 +14,7 @@
 set -euo pipefail
 before=${1:?before jar}; after=${2:?after jar}; out=${3:-bench/results/compare}
 rounds=${ROUNDS:-5}
+scenarios=${SCENARIOS:-rdv buf sel chn con}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=bench/lib.sh
 source "$here/lib.sh"
@@ -27,11 +30,20 @@ fi
 for round in $(seq 1 "$rounds"); do
   for ver in before after; do
     jar=$before; [ "$ver" = after ] && jar=$after
-    "$java" -jar "$jar" RendezvousBenchmark -p impl=weft "${opts[@]}" -rf json -rff "$out/r-$ver-$round-rdv.json" > /dev/null
-    "$java" -jar "$jar" BufferedBenchmark -p impl=weft -p capacity=16 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-buf.json" > /dev/null
-    "$java" -jar "$jar" SelectBenchmark -p impl=weft -p clauses=2 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-sel.json" > /dev/null
-    "$java" -jar "$jar" ChainedBenchmark -p impl=weft -p capacity=0 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-chn.json" > /dev/null
-    "$java" -jar "$jar" ContentionBenchmark -p impl=weft -p shape=16x16 "${opts[@]}" -rf json -rff "$out/r-$ver-$round-con.json" > /dev/null
+    for b in $scenarios; do
+      case $b in
+        rdv) args=(RendezvousBenchmark) ;;
+        buf) args=(BufferedBenchmark -p capacity=16) ;;
+        sel) args=(SelectBenchmark -p clauses=2) ;;
+        chn) args=(ChainedBenchmark -p capacity=0) ;;
+        con) args=(ContentionBenchmark -p shape=16x16) ;;
+        c2) args=(ContentionBenchmark -p shape=2x2) ;;
+        prdv) args=(PlatformRendezvousBenchmark) ;;
+        pbuf) args=(PlatformBufferedBenchmark -p capacity=16) ;;
+        *) echo "unknown scenario $b" >&2; exit 2 ;;
+      esac
+      "$java" -jar "$jar" "${args[@]}" -p impl=weft "${opts[@]}" -rf json -rff "$out/r-$ver-$round-$b.json" > /dev/null
+    done
     echo "round $round $ver done, load $(cut -d' ' -f1 /proc/loadavg)"
   done
 done
@@ -40,7 +52,8 @@ import glob, json, sys
 sys.path.insert(0, sys.argv[1])
 from stats import bootstrap_ratio, fork_means, median
 out = sys.argv[2]
-names = {'rdv': 'Rendezvous', 'buf': 'Buffered 16', 'sel': 'Select 2 clauses', 'chn': 'Chained 0 (10k)', 'con': 'Contention 16x16'}
+names = {'rdv': 'Rendezvous', 'buf': 'Buffered 16', 'sel': 'Select 2 clauses', 'chn': 'Chained 0 (10k)',
+         'con': 'Contention 16x16', 'c2': 'Contention 2x2', 'prdv': 'Platform rendezvous', 'pbuf': 'Platform buffered 16'}
 res = {}
 for f in glob.glob(out + '/r-*.json'):
     _, ver, rnd, b = f.rsplit('/', 1)[1][:-5].split('-')

@@ -1,12 +1,29 @@
 package dev.weft.channels;
 
 /**
- * The tuning properties weft reads once, when a class that uses one is initialized ({@code
- * weft.segmentSize}, {@code weft.spins.virtual}, {@code weft.spinMicros.platform}). A malformed or
- * out-of-range value is an error that names the property, never silently replaced.
+ * The tuning properties, read and validated together, once: {@link ChannelState}'s static
+ * initializer reads {@link #SEGMENT_SIZE}, so a bad value fails the first channel's creation
+ * (with an {@link ExceptionInInitializerError} whose cause names the property), never an operation
+ * half-way through a wait. A malformed or out-of-range value is never silently replaced.
  */
 final class Config {
     private Config() {}
+
+    /** Cells per segment, {@code weft.segmentSize} (default 32; tests use 1 or 2). */
+    static final int SEGMENT_SIZE = intProperty("weft.segmentSize", 32, 1, 1024);
+
+    /** The ceiling of a virtual thread's spin budget, {@code weft.spins.virtual} (default 256). */
+    static final int VIRTUAL_SPINS = intProperty("weft.spins.virtual", 256, 0, 1 << 20);
+
+    /**
+     * How long a platform thread spins before it parks, in ns: {@code weft.spinMicros.platform} us
+     * (default 50, at most 10,000), or 0 on a machine with one CPU (validated there too).
+     */
+    static final long PLATFORM_SPIN_NANOS = platformSpinNanos(intProperty("weft.spinMicros.platform", 50, 0, 10_000));
+
+    private static long platformSpinNanos(int micros) {
+        return Runtime.getRuntime().availableProcessors() == 1 ? 0L : micros * 1_000L;
+    }
 
     /**
      * The integer system property {@code name}, or {@code def} when it is not set.

@@ -17,7 +17,7 @@ import java.lang.invoke.VarHandle;
  */
 final class Segment {
     /** Cells per segment; {@code weft.segmentSize} overrides it (tests use 1 or 2). */
-    static final int SIZE = Config.intProperty("weft.segmentSize", 32, 1, 1024);
+    static final int SIZE = Config.SEGMENT_SIZE;
 
     private static final int POINTER_UNIT = 1 << 16;
     private static final int CLEANED_MASK = POINTER_UNIT - 1;

@@ -29,19 +29,20 @@ import java.util.concurrent.locks.LockSupport;
  * that outlasts the partner's wake-up ends the convoy at its first wait; a wait that parks anyway
  * has burned at most the window in CPU. What the window still learns is whether the channel is
  * idle: after a park that lasted more than {@link #IDLE_PARK_FACTOR} windows (a partner that was
- * not merely waking up), the channel's platform waits spin an eighth of the window, until a spin
- * wins or a park ends sooner again (a convoy's parks last one wake-up, so they restore the full
- * window at once).
+ * not merely waking up, or a timeout that long), the channel's platform waits spin an eighth of
+ * the window, until a spin wins or a park ends sooner again (a convoy's parks last one wake-up, so
+ * they restore the full window at once). Only waits that really ended, or lasted their whole
+ * timeout, are recorded; an interrupt or a select's re-registration request is not. A poll whose
+ * timeout is shorter than 8 windows never marks the channel idle, so it spins the whole window
+ * (or its timeout) each time.
  */
 final class Waiting {
     private Waiting() {}
 
-    static final int VIRTUAL_SPINS = Config.intProperty("weft.spins.virtual", 256, 0, 1 << 20);
+    static final int VIRTUAL_SPINS = Config.VIRTUAL_SPINS;
 
     /** How long a platform thread spins before it parks, in ns (see the class javadoc). */
-    static final long PLATFORM_SPIN_NANOS = Runtime.getRuntime().availableProcessors() == 1
-            ? 0L
-            : Config.intProperty("weft.spinMicros.platform", 50, 0, 10_000) * 1_000L;
+    static final long PLATFORM_SPIN_NANOS = Config.PLATFORM_SPIN_NANOS;
 
     /** A platform park longer than this many windows marks the channel idle (see the class javadoc). */
     static final int IDLE_PARK_FACTOR = 8;
@@ -149,7 +150,7 @@ final class Waiting {
      * The one spin-then-park loop, shared by plain waiters and selects. It watches either cell
      * {@code i} of {@code seg} (a plain waiter, {@code op == null}: until the cell no longer holds
      * {@code me}) or select {@code op} (until it is terminal or has a re-registration request).
-     * It spins (a virtual thread up to {@code spin}'s budget, a platform thread for a fixed time;
+     * It spins (a virtual thread up to {@code spin}'s budget, a platform thread for its window;
      * see the class javadoc), checking the interrupt flag and the deadline every 16 spins, then
      * parks on {@code blocker}; the partner changes the watched state (by CAS, or by
      * a re-registration request) and then unparks {@code me}. It never cancels anything itself:
@@ -169,14 +170,17 @@ final class Waiting {
         }
         Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
         if (st != null) {
-            if (op == null || SelectOp.isTerminal(st)) {
+            if (st != Result.TIMED_OUT && (op == null || SelectOp.isTerminal(st))) {
                 spin.recordPlatform(true, 0L);
             }
             return st;
         }
         long parkedAt = System.nanoTime();
         st = park(seg, i, me, op, deadline, blocker);
-        spin.recordPlatform(false, System.nanoTime() - parkedAt);
+        if (st == Result.TIMED_OUT || (st != Result.INTERRUPTED && (op == null || SelectOp.isTerminal(st)))) {
+            // a wait that really ended, or lasted its whole timeout: how long the channel was idle
+            spin.recordPlatform(false, System.nanoTime() - parkedAt);
+        }
         return st;
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,7 @@ class SpinPolicyTest {
     void aLongPlatformParkShortensTheWindowUntilASpinWinsOrAParkIsShortAgain() {
         Waiting.Spin spin = new Waiting.Spin();
         long w = Waiting.PLATFORM_SPIN_NANOS;
+        assumeTrue(w > 0, "no window on one CPU");
         assertEquals(w, spin.platformWindow());
         spin.recordPlatform(false, w); // a convoy's park: about one wake-up
         assertEquals(w, spin.platformWindow());
@@ -114,6 +116,23 @@ class SpinPolicyTest {
         spin.recordPlatform(false, Long.MAX_VALUE);
         spin.recordPlatform(true, 0L);
         assertEquals(w, spin.platformWindow(), "a spin that won restores the window");
+    }
+
+    @Test
+    void aPlatformWaitThatTimedOutInItsSpinOrWasInterruptedLeavesTheIdleMarkAlone() {
+        long w = Waiting.PLATFORM_SPIN_NANOS;
+        assumeTrue(w > 0, "no window on one CPU");
+        Waiting.Spin spin = new Waiting.Spin();
+        spin.recordPlatform(false, Long.MAX_VALUE); // idle: an eighth of the window
+        Segment seg = new Segment(0, null, 0);
+        Thread me = Thread.currentThread();
+        assertTrue(seg.casState(0, null, me));
+        long deadline = Waiting.deadline(1); // passes inside the spin
+        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, spin, this));
+        assertEquals(w >> 3, spin.platformWindow(), "a timeout in the spin is no spin that won");
+        me.interrupt();
+        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, spin, this));
+        assertEquals(w >> 3, spin.platformWindow(), "an interrupted wait is no short park");
     }
 
     @Test
