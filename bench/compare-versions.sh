@@ -2,7 +2,9 @@
 # Compares two builds of weft (e.g. before and after a change) on five benchmarks, weft only:
 # Rendezvous, Buffered 16, Select 2 clauses, Chained 0 and Contention 16x16 (SCENARIOS picks
 # others: rdv buf sel chn con, c2 for Contention 2x2, prdv and pbuf for the platform-thread
-# Rendezvous and Buffered 16, e.g. SCENARIOS="prdv pbuf"). Forks alternate
+# Rendezvous and Buffered 16, e.g. SCENARIOS="prdv pbuf"; sel1 for Select 1 clause, b100 for
+# Buffered 100, ch16/ch100 and par16/par100 for Chained and Parallel at capacity 16 and 100, c256
+# and c16x1 for Contention 256x256 and 16->1). Forks alternate
 # between the two jars (before, after, before, ...), ROUNDS forks each (default 5), and the
 # report gives the median of the fork means and a 95% bootstrap interval of the ratio.
 # Both versions have the same class names, so this is a sequence of one-fork JMH runs, not one
@@ -35,6 +37,14 @@ for round in $(seq 1 "$rounds"); do
         rdv) args=(RendezvousBenchmark) ;;
         buf) args=(BufferedBenchmark -p capacity=16) ;;
         sel) args=(SelectBenchmark -p clauses=2) ;;
+        sel1) args=(SelectBenchmark -p clauses=1) ;;
+        b100) args=(BufferedBenchmark -p capacity=100) ;;
+        ch16) args=(ChainedBenchmark -p capacity=16) ;;
+        ch100) args=(ChainedBenchmark -p capacity=100) ;;
+        par16) args=(ParallelBenchmark -p capacity=16) ;;
+        par100) args=(ParallelBenchmark -p capacity=100) ;;
+        c256) args=(ContentionBenchmark -p shape=256x256) ;;
+        c16x1) args=(ContentionBenchmark -p shape=16x1) ;;
         chn) args=(ChainedBenchmark -p capacity=0) ;;
         con) args=(ContentionBenchmark -p shape=16x16) ;;
         c2) args=(ContentionBenchmark -p shape=2x2) ;;
@@ -53,7 +63,10 @@ sys.path.insert(0, sys.argv[1])
 from stats import bootstrap_ratio, fork_means, median
 out = sys.argv[2]
 names = {'rdv': 'Rendezvous', 'buf': 'Buffered 16', 'sel': 'Select 2 clauses', 'chn': 'Chained 0 (10k)',
-         'con': 'Contention 16x16', 'c2': 'Contention 2x2', 'prdv': 'Platform rendezvous', 'pbuf': 'Platform buffered 16'}
+         'con': 'Contention 16x16', 'c2': 'Contention 2x2', 'prdv': 'Platform rendezvous', 'pbuf': 'Platform buffered 16',
+         'sel1': 'Select 1 clause', 'b100': 'Buffered 100', 'ch16': 'Chained 16 (10k)', 'ch100': 'Chained 100 (10k)',
+         'par16': 'Parallel 16 (10k)', 'par100': 'Parallel 100 (10k)', 'c256': 'Contention 256x256',
+         'c16x1': 'Contention 16->1'}
 res = {}
 for f in glob.glob(out + '/r-*.json'):
     _, ver, rnd, b = f.rsplit('/', 1)[1][:-5].split('-')

@@ -66,9 +66,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * carriers. Two registering selects meet in a global order of ids: the one with the larger id
  * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until the
  * larger one stops registering (which drains and unparks its lock waiters) or helps it (see {@link
- * SelectOp}); that park clears and restores the interrupt flag, or it would spin. The spins that
- * remain are on CLAIMED cells (held by a running thread for a few instructions), on a receiver's
- * in-flight sender (at most 64 spins, then the cell is poisoned), a sender's on a receiver that
+ * SelectOp}); that park clears and restores the interrupt flag, or it would spin. (A select of one
+ * or two clauses first tries its first clause as a try-operation, before it registers anything;
+ * that try refuses a registering select whatever the ids.) The spins that remain are on CLAIMED
+ * cells (held by a running thread for a few instructions), on a receiver's in-flight sender (at
+ * most 64 spins, then the cell is poisoned), a sender's on a receiver that
  * gave its cell up and moves the buffer end (BREAKING, INTERRUPTING_RCV: one buffer expansion that
  * never yields), and on {@code closedAt} / {@code errorAt} (the next instruction of the thread whose
  * OR set the bit); why they are bounded with one carrier is argued on {@link Waiting#backoff}.

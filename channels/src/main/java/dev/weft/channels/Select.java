@@ -27,7 +27,11 @@ import java.util.function.Supplier;
  * channel while the select is still registering later ones does not wait for it (that send or
  * receive refuses the registration and completes elsewhere, as in jox and kotlinx.coroutines),
  * so a later clause that completes during that registration can win over it; the value stays in
- * its channel. A close is never passed over that way: a close that meets the registration of an
+ * its channel. The first clause (in registration order) of a select with one or two clauses is
+ * tried before anything is registered, as a try-operation, so a select that can complete on it
+ * allocates no registration; like a try-operation, that try does not wait for another select
+ * that is still registering (its offer is not final yet), and the select then registers and
+ * waits for it as usual. A close is never passed over that way: a close that meets the registration of an
  * earlier clause waits until the select stops registering and then, if it waits, completes it
  * with the close (see {@link CloseableChannel}); a later clause that was ready before the close
  * returned may still win. Exactly one clause completes: every other registration is
@@ -270,6 +274,11 @@ public final class Select {
             throw new IllegalArgumentException("select needs at least one clause");
         }
         int n = given.length;
+        int[] order = order(n, biased);
+        Object r = n <= 2 ? tryFirst(given, n, order, throwIfClosed) : NOT_READY;
+        if (r != NOT_READY) {
+            return r;
+        }
         // one private copy, checked and then used: other threads read a select's clauses
         // (SelectOp.clauseIndexOf), so a caller changing its array meanwhile must not affect
         // them; the second half holds the clauses' cells (SelectOp)
@@ -283,7 +292,6 @@ public final class Select {
             return runWithDefault(copy, n, order(n - 1, biased), throwIfClosed);
         }
         SelectOp op = new SelectOp(copy, n);
-        int[] order = order(n, biased);
         Object st = null;
         try {
             for (int j = 0; j < n && st == null; j++) {
@@ -316,6 +324,41 @@ public final class Select {
         return clause.result(raw);
     }
 
+    /**
+     * The select's outcome when the first clause in registration order (clause 0, or {@code
+     * order[0]}) completes at once as a try-operation, with no {@link SelectOp} and no copy of
+     * the clauses; otherwise {@link #NOT_READY}, and the caller copies, checks and registers.
+     * Nothing was registered before that clause, so nothing can be passed over (the bias of the
+     * class comment), and the try does what registering the clause would do, except that a
+     * registering select it meets is refused (asked to register again) instead of waited for, as
+     * by any try-operation.
+     *
+     * <p>Only for one or two clauses: each entry of the caller's array is read once, into a
+     * local, and the select is checked and run on those reads, so a caller that changes its array
+     * meanwhile gets the select of one state of each entry (as with the copy). An invalid select
+     * or one with a default clause goes to the copy's path, which throws or runs it.
+     */
+    private static Object tryFirst(SelectClause<?>[] given, int n, int[] order, boolean throwIfClosed) {
+        SelectClause<?> c0 = given[0];
+        SelectClause<?> c1 = n == 2 ? given[1] : null;
+        if (c0 == null || c0.channel() == null) {
+            return NOT_READY;
+        }
+        if (n == 2 && (c1 == null || c1.channel() == null || c1.channel() == c0.channel())) {
+            return NOT_READY;
+        }
+        ChannelError e = c0.channel().errorIfAny();
+        if (e == null && n == 2) {
+            e = c1.channel().errorIfAny();
+        }
+        if (e != null) {
+            return closed(e, throwIfClosed); // as in jox: a channel in error wins over any clause
+        }
+        SelectClause<?> first = order == null || order[0] == 0 ? c0 : c1;
+        Object r = tryClause(first);
+        return r == NOT_READY ? NOT_READY : finish(first, r, throwIfClosed);
+    }
+
     /** The error of the first of clauses {@code [0, n)} whose channel is in error, or null. */
     private static ChannelError firstError(Object[] clauses, int n) {
         for (int k = 0; k < n; k++) {
@@ -328,25 +371,39 @@ public final class Select {
         return null;
     }
 
+    /** What {@link #tryClause} returns when the clause cannot complete at once. */
+    private static final Object NOT_READY = new Object();
+
+    /**
+     * Completes clause {@code c} (not the default) if it can complete at once, as a
+     * try-operation: returns the received value, {@code null} for a completed send, the channel's
+     * close reason (its close signal), or {@link #NOT_READY}.
+     */
+    private static Object tryClause(SelectClause<?> c) {
+        if (c.isSend()) {
+            Object r = c.channel().trySendRaw(c.sendValue());
+            return r == Sink.NOT_SENT ? NOT_READY : r;
+        }
+        Object r = c.channel().tryReceiveOrClosed();
+        return r == null ? NOT_READY : r;
+    }
+
+    /** The select's outcome after clause {@code c}'s try-operation returned {@code r}. */
+    private static Object finish(SelectClause<?> c, Object r, boolean throwIfClosed) {
+        if (r != null && c.channel().isCloseSignal(r)) {
+            return closed((ChannelClosed) r, throwIfClosed);
+        }
+        return c.result(r);
+    }
+
     /** A select whose clause {@code count - 1} is the default: try-operations in order, no wait. */
     private static Object runWithDefault(Object[] clauses, int count, int[] order, boolean throwIfClosed) {
         int n = count - 1;
         for (int j = 0; j < n; j++) {
             SelectClause<?> c = (SelectClause<?>) clauses[order == null ? j : order[j]];
-            Object r;
-            if (c.isSend()) {
-                r = c.channel().trySendRaw(c.sendValue());
-                if (r == null) {
-                    return c.result(null);
-                }
-            } else {
-                r = c.channel().tryReceiveOrClosed();
-                if (r != null && !c.channel().isCloseSignal(r)) {
-                    return c.result(r);
-                }
-            }
-            if (r != null && c.channel().isCloseSignal(r)) {
-                return closed((ChannelClosed) r, throwIfClosed);
+            Object r = tryClause(c);
+            if (r != NOT_READY) {
+                return finish(c, r, throwIfClosed);
             }
         }
         return ((SelectClause<?>) clauses[n]).result(null);

@@ -64,7 +64,7 @@ final class SelectMeeting {
      *
      * <p>Of the threads that come here, only a registering select with a smaller id waits for a
      * registering select, and it parks (see {@link #awaitLargerSelect}); everybody else refuses
-     * the registration: the cell is withdrawn and {@code op} registers that clause again.
+     * the registration (also a select's first-clause try, which comes here as a plain operation): the cell is withdrawn and {@code op} registers that clause again.
      * (Closing, which does not come here, parks too: see {@code Closing.closeCell}.)
      *
      * @param send whether {@code op}'s registration in this cell is a send

@@ -23,9 +23,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * pushed a node on the registering select's waiter stack until the heap ran out.
  *
  * <p>B = {@code select(x.send, y.receive)} registers its send in x and is held (LOCKED, as if
- * descheduled) before its second clause. A = {@code select(x.receive)}, with a smaller id and its
- * interrupt flag set, meets B's registration: it must park until B stops registering, then take
- * B's value, and keep its interrupt flag for the caller.
+ * descheduled) before its second clause. A = {@code select(z.receive, x.receive)}, with a smaller
+ * id and its interrupt flag set, meets B's registration while it registers: it must park until B
+ * stops registering, then take B's value, and keep its interrupt flag for the caller. (A's first
+ * clause is on an empty channel z: a select tries its first clause like a try-operation before
+ * registering anything, and a try-operation refuses a registering select instead of waiting for
+ * it; {@link #firstClauseRefusesARegisteringSelectAndStillMeetsIt} covers that case.)
  */
 @Timeout(120)
 class RegisteringSelectWaitTest {
@@ -43,10 +46,12 @@ class RegisteringSelectWaitTest {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<String> x = Channel.newRendezvousChannel();
         Channel<String> y = Channel.newRendezvousChannel();
+        Channel<String> z = Channel.newRendezvousChannel();
         // thread ids order the selects: A's thread is created first, so id(A) < id(B)
         Thread a = kind.builder().unstarted(() -> run(() -> {
             Thread.currentThread().interrupt();
-            assertEquals("A got b", Select.select(x.receiveClause(v -> "A got " + v)));
+            assertEquals("A got b", Select.select(
+                    z.receiveClause(v -> "A got z"), x.receiveClause(v -> "A got " + v)));
             aKeptInterrupt = Thread.currentThread().isInterrupted();
         }));
         Thread b = kind.builder().unstarted(() -> run(() -> assertEquals("B sent",
@@ -79,6 +84,88 @@ class RegisteringSelectWaitTest {
         assertTrue(!a.isAlive() && !b.isAlive(), "the selects did not complete");
         assertTrue(failure == null, () -> "a select failed: " + failure);
         assertTrue(aKeptInterrupt, "A's interrupt flag was lost");
+    }
+
+    /**
+     * A = {@code select(x.receive)} meets B's registration in its first clause's try, which
+     * refuses it (B is asked to register that clause again) and finds nothing; A then registers
+     * and waits. Once B stops registering, it registers its send again, meets A's registration
+     * and completes with it: the refusal loses no rendezvous.
+     */
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void firstClauseRefusesARegisteringSelectAndStillMeetsIt(ThreadKind kind) throws Exception {
+        firstClauseMeetsARegisteringSelect(kind, false);
+    }
+
+    /**
+     * As above, with A's interrupt flag set: A registers after its try and, since nothing
+     * completed it, throws {@link InterruptedException} (before the try, A waited for B and took
+     * its value; both are outcomes of a select that no clause completed before the interrupt).
+     * B's value is delivered exactly once, to a later receive.
+     */
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void interruptedFirstClauseRefusesARegisteringSelectAndThrows(ThreadKind kind) throws Exception {
+        firstClauseMeetsARegisteringSelect(kind, true);
+    }
+
+    private void firstClauseMeetsARegisteringSelect(ThreadKind kind, boolean interrupted) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<String> x = Channel.newRendezvousChannel();
+        Channel<String> y = Channel.newRendezvousChannel();
+        AtomicBoolean aInterrupted = new AtomicBoolean();
+        Thread a = kind.builder().unstarted(() -> run(() -> {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                assertEquals("A got b", Select.select(x.receiveClause(v -> "A got " + v)));
+            } catch (InterruptedException e) {
+                aInterrupted.set(true);
+            }
+        }));
+        Thread b = kind.builder().unstarted(() -> run(() -> assertEquals("B sent",
+                Select.select(x.sendClause("b", () -> "B sent"), y.receiveClause(v -> "B got " + v)))));
+        CountDownLatch bRegistered = new CountDownLatch(1);
+        CountDownLatch releaseB = new CountDownLatch(1);
+        AtomicBoolean once = new AtomicBoolean();
+        Faults.probe = point -> {
+            if (point.equals(Faults.SELECT_REGISTERED) && Thread.currentThread() == b
+                    && once.compareAndSet(false, true)) {
+                bRegistered.countDown();
+                try {
+                    releaseB.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        b.start();
+        assertTrue(bRegistered.await(20, TimeUnit.SECONDS), "B did not register");
+        a.start();
+        if (interrupted) {
+            a.join(20_000); // A must not wait for B: B is held until A is done
+            assertTrue(!a.isAlive() && aInterrupted.get(),
+                    () -> "A did not throw InterruptedException while B was registering: " + failure);
+        } else {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PARK_PATIENCE_MS);
+            while (!(a.getState() == Thread.State.WAITING
+                    && Forked.stack(a).contains("SelectRegistration.await"))) {
+                assertTrue(a.isAlive() && System.nanoTime() - deadline < 0,
+                        () -> "A did not register and wait while B was registering: " + failure);
+                Thread.sleep(1);
+            }
+        }
+        releaseB.countDown();
+        if (interrupted) {
+            assertEquals("b", x.receive()); // B registered its send again; it is delivered once
+            assertEquals(null, x.tryReceive());
+        }
+        a.join(20_000);
+        b.join(20_000);
+        assertTrue(!a.isAlive() && !b.isAlive(), "the selects did not complete");
+        assertTrue(failure == null, () -> "a select failed: " + failure);
     }
 
     private volatile Throwable failure;
