@@ -13,9 +13,14 @@ package dev.weft.channels;
  * registering (its own work, which includes registering again clauses that other operations
  * refused meanwhile; it never waits for the closing thread). If the select then waits, the close
  * completes it with this channel's close; if it completed or timed out meanwhile, the close
- * leaves it. So a select never passes over a close for a clause that became ready only after
- * the close returned. (A virtual thread that calls {@code done()} while pinned to its carrier,
- * inside a native frame or a class initializer, then blocks that carrier while it waits.) {@code
+ * leaves it. A registration that another operation refused before the close is not met by the
+ * close; the select registers such a clause again before it registers its next clause, and then
+ * finds the close. So a select does not pass over a close for a clause that became ready only
+ * after the close returned, with one exception, a known gap: a refusal that lands while the
+ * select is inside the registration of a later clause, when that clause then completes with a
+ * partner that arrived after the close returned (the select must stay descheduled there for the
+ * whole close). (A virtual thread that calls {@code done()} while pinned to its carrier, inside a
+ * native frame or a class initializer, then blocks that carrier while it waits.) {@code
  * isClosedForSend()} and {@code isClosedForReceive()} never park. The
  * only other waits are spins for another thread's next few instructions, during which that
  * thread cannot park or wait: on a cell that another operation holds while it completes or

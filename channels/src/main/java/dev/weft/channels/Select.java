@@ -31,10 +31,12 @@ import java.util.function.Supplier;
  * tried before anything is registered, as a try-operation, so a select that can complete on it
  * allocates no registration; like a try-operation, that try does not wait for another select
  * that is still registering (its offer is not final yet), and the select then registers and
- * waits for it as usual. A close is never passed over that way: a close that meets the registration of an
- * earlier clause waits until the select stops registering and then, if it waits, completes it
- * with the close (see {@link CloseableChannel}); a later clause that was ready before the close
- * returned may still win. Exactly one clause completes: every other registration is
+ * waits for it as usual. A close is not passed over that way: a close that meets the
+ * registration of an earlier clause waits until the select stops registering and then, if it
+ * waits, completes it with the close, and a registration refused before the close is registered
+ * again (and finds the close) before the next clause is registered; a later clause that was ready
+ * before the close returned may still win. One window remains, described on {@link
+ * CloseableChannel}. Exactly one clause completes: every other registration is
  * withdrawn and can neither receive nor deliver later.
  *
  * <p>A select waits without a helper thread, also with a timeout, and is atomic with respect to
@@ -295,6 +297,14 @@ public final class Select {
         Object st = null;
         try {
             for (int j = 0; j < n && st == null; j++) {
+                if (j > 0 && op.takeReregisterRequest()) {
+                    // an operation refused an earlier clause (and its channel may have been closed
+                    // since): register it again before a later clause can complete
+                    st = SelectRegistration.reregister(op);
+                    if (st != null) {
+                        break;
+                    }
+                }
                 st = SelectRegistration.registerClause(op, order == null ? j : order[j]);
                 Faults.at(Faults.SELECT_REGISTERED);
             }

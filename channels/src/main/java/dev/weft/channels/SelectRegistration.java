@@ -110,8 +110,15 @@ final class SelectRegistration {
         return st;
     }
 
-    /** Registers again every clause whose registration was refused (op is LOCKED). */
-    private static Object reregister(SelectOp op) {
+    /**
+     * Registers again every clause whose registration was refused (op is LOCKED): from {@link
+     * #await}, and between two clauses of the first registration, so that a clause refused before
+     * its channel was closed is registered again (and finds the close) before a later clause can
+     * complete.
+     *
+     * @return {@code null} when every clause is registered again, otherwise op's terminal state
+     */
+    static Object reregister(SelectOp op) {
         for (int k = 0, n = op.clauseCount(); k < n; k++) {
             if (!op.isRegistered(k)) {
                 continue;
