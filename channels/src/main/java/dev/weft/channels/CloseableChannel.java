@@ -14,12 +14,13 @@ package dev.weft.channels;
  * refused meanwhile; it never waits for the closing thread). If the select then waits, the close
  * completes it with this channel's close; if it completed or timed out meanwhile, the close
  * leaves it. A registration that another operation refused before the close is not met by the
- * close; the select registers such a clause again before it registers its next clause, and then
- * finds the close. So a select does not pass over a close for a clause that became ready only
- * after the close returned, with one exception, a known gap: a refusal that lands while the
- * select is inside the registration of a later clause, when that clause then completes with a
- * partner that arrived after the close returned (the select must stay descheduled there for the
- * whole close). (A virtual thread that calls {@code done()} while pinned to its carrier, inside a
+ * close; the select registers such a clause again, in its registration order, before it
+ * registers its next clause, and then finds the close. So a select does not pass over a close
+ * for a clause later in its registration order that became ready only after the close returned
+ * (an earlier clause may still win: the select is biased), with one known gap: a refusal that
+ * lands while the select is inside the registration of that later clause (running, descheduled,
+ * or parked there until another select stops registering), when that clause then completes with
+ * a partner that arrived after the close returned. (A virtual thread that calls {@code done()} while pinned to its carrier, inside a
  * native frame or a class initializer, then blocks that carrier while it waits.) {@code
  * isClosedForSend()} and {@code isClosedForReceive()} never park. The
  * only other waits are spins for another thread's next few instructions, during which that

@@ -41,6 +41,9 @@ final class Faults {
     /** A select has just registered (or completed) one clause. */
     static final String SELECT_REGISTERED = "select.registered";
 
+    /** A select found the Pending descriptor of another select stale and released it. */
+    static final String PENDING_STALE = "pending.stale";
+
     static final boolean ENABLED = Boolean.getBoolean("weft.faults");
 
     /** The test's probe: called with the point's name on every thread that passes it. */

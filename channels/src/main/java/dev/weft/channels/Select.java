@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  * registration of an earlier clause waits until the select stops registering and then, if it
  * waits, completes it with the close, and a registration refused before the close is registered
  * again (and finds the close) before the next clause is registered; a later clause that was ready
- * before the close returned may still win. One window remains, described on {@link
+ * before the close returned may still win. One gap remains, described on {@link
  * CloseableChannel}. Exactly one clause completes: every other registration is
  * withdrawn and can neither receive nor deliver later.
  *
@@ -300,7 +300,7 @@ public final class Select {
                 if (j > 0 && op.takeReregisterRequest()) {
                     // an operation refused an earlier clause (and its channel may have been closed
                     // since): register it again before a later clause can complete
-                    st = SelectRegistration.reregister(op);
+                    st = SelectRegistration.reregister(op, order);
                     if (st != null) {
                         break;
                     }
@@ -309,7 +309,7 @@ public final class Select {
                 Faults.at(Faults.SELECT_REGISTERED);
             }
             if (st == null) {
-                st = SelectRegistration.awaitObserved(op, timeout);
+                st = SelectRegistration.awaitObserved(op, timeout, order);
             }
         } catch (Throwable t) {
             SelectRegistration.abort(op);

@@ -200,6 +200,7 @@ final class SelectMeeting {
             // channel in error (op checked it when it met us, but that may be long ago)
             if (Cells.unwrap(st) != self || op.clause(p.k).channel().errorBeforeCommit() != null) {
                 if (op.casState(p, SelectOp.LOCKED)) {
+                    Faults.at(Faults.PENDING_STALE);
                     op.wake();
                 }
                 return false;

@@ -46,9 +46,10 @@ final class SelectRegistration {
      * clauses that another operation refused. A cancel by interrupt clears the flag (the caller
      * throws {@link InterruptedException}); an interrupt that lost to a partner stays set.
      *
+     * @param order the registration order ({@code null}: clause order), for {@link #reregister}
      * @return op's terminal state, or {@link Result#INTERRUPTED} when cancelled by an interrupt
      */
-    static Object await(SelectOp op, long timeout) {
+    static Object await(SelectOp op, long timeout, int[] order) {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
         Waiting.Spin spin = op.clause(0).channel().spin;
         boolean interrupted = false;
@@ -61,7 +62,7 @@ final class SelectRegistration {
                 }
                 if (op.takeReregisterRequest()) {
                     if (op.casState(SelectOp.WAITING, SelectOp.LOCKED)) {
-                        Object r = reregister(op);
+                        Object r = reregister(op, order);
                         if (r != null) {
                             return r;
                         }
@@ -92,12 +93,12 @@ final class SelectRegistration {
     }
 
     /** {@link #await}, recording a JFR {@code dev.weft.SelectWait} event when enabled. */
-    static Object awaitObserved(SelectOp op, long timeout) {
+    static Object awaitObserved(SelectOp op, long timeout, int[] order) {
         Object event = WaitEvents.beginSelectWait();
         if (event == null) {
-            return await(op, timeout);
+            return await(op, timeout, order);
         }
-        Object st = await(op, timeout);
+        Object st = await(op, timeout, order);
         if (st == Result.INTERRUPTED) {
             WaitEvents.endSelectWait(event, op, -1, WaitEvents.INTERRUPT);
         } else if (st == SelectOp.CANCELLED) {
@@ -114,12 +115,14 @@ final class SelectRegistration {
      * Registers again every clause whose registration was refused (op is LOCKED): from {@link
      * #await}, and between two clauses of the first registration, so that a clause refused before
      * its channel was closed is registered again (and finds the close) before a later clause can
-     * complete.
+     * complete. Clauses are registered again in registration order ({@code order}, or clause
+     * order when {@code null}), so an unbiased select keeps the order it drew.
      *
      * @return {@code null} when every clause is registered again, otherwise op's terminal state
      */
-    static Object reregister(SelectOp op) {
-        for (int k = 0, n = op.clauseCount(); k < n; k++) {
+    static Object reregister(SelectOp op, int[] order) {
+        for (int j = 0, n = op.clauseCount(); j < n; j++) {
+            int k = order == null ? j : order[j];
             if (!op.isRegistered(k)) {
                 continue;
             }

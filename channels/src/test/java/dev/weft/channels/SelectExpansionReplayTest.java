@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,11 +20,13 @@ import org.junit.jupiter.api.Test;
  *
  * <ol>
  *   <li>C is a full buffered(1) channel, D a rendezvous channel. B = {@code select(C.send,
- *       D.send)} registers its send in C's cell 1 and is held (LOCKED) before its second clause.
+ *       D.send)} registers its send in C's cell 1, claims D's cell 0 for its second clause and
+ *       is held there (LOCKED), before it writes the cell.
  *   <li>R = {@code C.receive()} takes C's value and expands the buffer to cell 1: it sees B's
  *       registration and no receiver for the cell, and is held before it claims the cell.
- *   <li>A = {@code select(D.receive, C.receive)}, id(A) &lt; id(B), registers on D, then claims
- *       C's cell 1, finds B registering, publishes Pending(B, cell 1) and waits for B.
+ *   <li>A = {@code select(D.receive, C.receive)}, id(A) &lt; id(B), registers in D's cell 0
+ *       (still empty), then claims C's cell 1, finds B registering, publishes Pending(B, cell 1)
+ *       and waits for B.
  *   <li>R resumes and refuses B's registration in cell 1 (B must register again).
  *   <li>B resumes, meets A's registration on D and A's Pending for itself, whose cell no longer
  *       holds B.
@@ -32,7 +34,10 @@ import org.junit.jupiter.api.Test;
  *
  * <p>On a0d3073 B retried that stale Pending forever (both selects hung); now B releases A, and
  * both selects complete. Segment size matters for the cell numbers, so this runs with the
- * default size only.
+ * default size only. B is held inside its second clause's registration, not between its
+ * clauses: a select registers refused clauses again between two clauses, so a refusal that lands
+ * there never lets it meet the stale descriptor (held between clauses, this test stopped reaching
+ * that path; the {@code PENDING_STALE} probe now checks that it does).
  */
 class SelectExpansionReplayTest {
     private static final long PATIENCE_S = 20;
@@ -42,12 +47,14 @@ class SelectExpansionReplayTest {
         Faults.probe = null;
     }
 
-    /** Holds {@code who} the first time it passes {@code point}, until {@code release} opens. */
+    /**
+     * Holds {@code who} the {@code nth} time it passes {@code point}, until {@code release} opens.
+     */
     private static Consumer<String> hold(
-            Thread who, String point, CountDownLatch arrived, CountDownLatch release) {
-        AtomicBoolean once = new AtomicBoolean();
+            Thread who, String point, int nth, CountDownLatch arrived, CountDownLatch release) {
+        AtomicInteger passes = new AtomicInteger();
         return p -> {
-            if (p.equals(point) && Thread.currentThread() == who && once.compareAndSet(false, true)) {
+            if (p.equals(point) && Thread.currentThread() == who && passes.incrementAndGet() == nth) {
                 arrived.countDown();
                 try {
                     release.await();
@@ -88,18 +95,23 @@ class SelectExpansionReplayTest {
         CountDownLatch releaseB = new CountDownLatch(1);
         CountDownLatch rHeld = new CountDownLatch(1);
         CountDownLatch releaseR = new CountDownLatch(1);
-        Consumer<String> holdB = hold(b, Faults.SELECT_REGISTERED, bHeld, releaseB);
-        Consumer<String> holdR = hold(r, Faults.EXPAND_MEETS_SELECT, rHeld, releaseR);
+        // B's first pass is its registration in C (its try of C.send finds C full without a cell)
+        Consumer<String> holdB = hold(b, Faults.SEND_CLAIMED, 2, bHeld, releaseB);
+        Consumer<String> holdR = hold(r, Faults.EXPAND_MEETS_SELECT, 1, rHeld, releaseR);
+        AtomicInteger staleReleases = new AtomicInteger();
         Faults.probe = p -> {
             holdB.accept(p);
             holdR.accept(p);
+            if (p.equals(Faults.PENDING_STALE) && Thread.currentThread() == b) {
+                staleReleases.incrementAndGet();
+            }
         };
 
-        b.start(); // 1. B registers its send in C's cell 1 and is held, LOCKED
+        b.start(); // 1. B registers its send in C's cell 1, claims D's cell 0 and is held, LOCKED
         assertTrue(bHeld.await(PATIENCE_S, TimeUnit.SECONDS), "B registered on C");
         r.start(); // 2. R takes "x", expands to cell 1, sees B and no receiver; held
         assertTrue(rHeld.await(PATIENCE_S, TimeUnit.SECONDS), "R expanding over B's cell");
-        a.start(); // 3. A registers on D, claims C's cell 1 and waits for B
+        a.start(); // 3. A registers in D's cell 0, claims C's cell 1 and waits for B
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_S);
         while (c.lvReceiverCount() < 2) {
             assertTrue(System.nanoTime() < deadline, "A claimed C's cell 1");
@@ -109,12 +121,13 @@ class SelectExpansionReplayTest {
         releaseR.countDown(); // 4. R refuses B's registration in cell 1
         r.join(TimeUnit.SECONDS.toMillis(PATIENCE_S));
         assertTrue(!r.isAlive(), "R finished");
-        releaseB.countDown(); // 5. B meets A's stale Pending
+        releaseB.countDown(); // 5. B meets A's registration in D and its stale Pending
 
         a.join(TimeUnit.SECONDS.toMillis(PATIENCE_S));
         b.join(TimeUnit.SECONDS.toMillis(PATIENCE_S));
         assertTrue(!a.isAlive() && !b.isAlive(), "both selects completed (A: " + a.getState()
                 + ", B: " + b.getState() + ")\nA:\n" + Forked.stack(a) + "\nB:\n" + Forked.stack(b));
+        assertEquals(1, staleReleases.get(), "B found A's Pending stale and released A");
         // exactly one of B's values went out, and A got a value from one of the channels
         assertTrue(resultB[0] instanceof String, String.valueOf(resultB[0]));
         assertTrue(resultA[0] instanceof String, String.valueOf(resultA[0]));
