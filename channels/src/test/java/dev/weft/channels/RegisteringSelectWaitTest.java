@@ -60,18 +60,7 @@ class RegisteringSelectWaitTest {
 
         CountDownLatch bRegistered = new CountDownLatch(1);
         CountDownLatch releaseB = new CountDownLatch(1);
-        AtomicBoolean once = new AtomicBoolean();
-        Faults.probe = point -> {
-            if (point.equals(Faults.SELECT_REGISTERED) && Thread.currentThread() == b
-                    && once.compareAndSet(false, true)) {
-                bRegistered.countDown();
-                try {
-                    releaseB.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        holdAfterFirstClause(b, bRegistered, releaseB);
         b.start();
         assertTrue(bRegistered.await(20, TimeUnit.SECONDS), "B did not register");
         a.start();
@@ -129,18 +118,7 @@ class RegisteringSelectWaitTest {
                 Select.select(x.sendClause("b", () -> "B sent"), y.receiveClause(v -> "B got " + v)))));
         CountDownLatch bRegistered = new CountDownLatch(1);
         CountDownLatch releaseB = new CountDownLatch(1);
-        AtomicBoolean once = new AtomicBoolean();
-        Faults.probe = point -> {
-            if (point.equals(Faults.SELECT_REGISTERED) && Thread.currentThread() == b
-                    && once.compareAndSet(false, true)) {
-                bRegistered.countDown();
-                try {
-                    releaseB.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        holdAfterFirstClause(b, bRegistered, releaseB);
         b.start();
         assertTrue(bRegistered.await(20, TimeUnit.SECONDS), "B did not register");
         a.start();
@@ -166,6 +144,22 @@ class RegisteringSelectWaitTest {
         b.join(20_000);
         assertTrue(!a.isAlive() && !b.isAlive(), "the selects did not complete");
         assertTrue(failure == null, () -> "a select failed: " + failure);
+    }
+
+    /** Holds {@code b} after it registers its first clause (LOCKED) until {@code release} opens. */
+    private static void holdAfterFirstClause(Thread b, CountDownLatch registered, CountDownLatch release) {
+        AtomicBoolean once = new AtomicBoolean();
+        Faults.probe = point -> {
+            if (point.equals(Faults.SELECT_REGISTERED) && Thread.currentThread() == b
+                    && once.compareAndSet(false, true)) {
+                registered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     private volatile Throwable failure;
