@@ -55,7 +55,10 @@ public interface Sink<T> extends CloseableChannel {
      * {@link Source#tryReceive()} may not see that send's value yet. It does not fail because a
      * concurrent receive gave a cell up without taking a value: in a buffered channel that receive
      * moves the buffer end on before the cell's sender goes on. Do not use it in a spin loop
-     * instead of {@link #send(Object)}.
+     * instead of {@link #send(Object)}: on virtual threads, two loops of {@code trySend} and
+     * {@code Thread.yield()} can keep both carriers of a two-core machine, so that the receivers
+     * they wait for, although runnable, never run (seen on JDK 25 with the default scheduler,
+     * without any channel involved). Wait with {@link #send(Object)}, a timed send or a select.
      *
      * <p>The default implementation (as in jox, for classes that implement {@code Sink}
      * themselves) calls {@link #trySendOrClosed(Object)}.
