@@ -268,23 +268,52 @@ public final class Select {
      * Runs a select. A clause's result is returned as it is, even when it is a {@link
      * ChannelClosed} object (a value received from a channel); a closed channel is reported by
      * throwing ({@code throwIfClosed}) or by returning its close reason.
+     *
+     * <p>Kept small, so that it is inlined into its callers: with one or two clauses it reads
+     * each entry of the caller's array once and hands on only those reads, so the array does not
+     * escape and the JIT can remove the varargs allocation of a call site.
      */
     private static Object run(
             SelectClause<?>[] given, boolean biased, long timeout, Object onTimeout, boolean throwIfClosed)
             throws InterruptedException {
-        if (given == null || given.length == 0) {
-            throw new IllegalArgumentException("select needs at least one clause");
+        int n = given == null ? 0 : given.length;
+        if (n == 2) {
+            return runSmall(given[0], given[1], 2, biased, timeout, onTimeout, throwIfClosed);
         }
-        int n = given.length;
-        int[] order = order(n, biased);
-        Object r = n <= 2 ? tryFirst(given, n, order, throwIfClosed) : NOT_READY;
-        if (r != NOT_READY) {
-            return r;
+        if (n == 1) {
+            return runSmall(given[0], null, 1, biased, timeout, onTimeout, throwIfClosed);
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException("select needs at least one clause");
         }
         // one private copy, checked and then used: other threads read a select's clauses
         // (SelectOp.clauseIndexOf), so a caller changing its array meanwhile must not affect
         // them; the second half holds the clauses' cells (SelectOp)
-        Object[] copy = Arrays.copyOf(given, 2 * n, Object[].class);
+        return register(Arrays.copyOf(given, 2 * n, Object[].class), n, order(n, biased), biased,
+                timeout, onTimeout, throwIfClosed);
+    }
+
+    /**
+     * A select of one ({@code c1} unused) or two clauses, read once from the caller's array:
+     * {@link #tryFirst}, then the private copy is made of those reads.
+     */
+    private static Object runSmall(SelectClause<?> c0, SelectClause<?> c1, int n, boolean biased, long timeout,
+            Object onTimeout, boolean throwIfClosed) throws InterruptedException {
+        int[] order = order(n, biased);
+        Object r = tryFirst(c0, c1, n, order, throwIfClosed);
+        if (r != NOT_READY) {
+            return r;
+        }
+        Object[] copy = n == 1 ? new Object[] {c0, null} : new Object[] {c0, c1, null, null};
+        return register(copy, n, order, biased, timeout, onTimeout, throwIfClosed);
+    }
+
+    /**
+     * Checks the select's private copy ({@code n} clauses, then room for their cells), then
+     * registers its clauses in {@code order} and waits, or runs it as a select with a default.
+     */
+    private static Object register(Object[] copy, int n, int[] order, boolean biased, long timeout,
+            Object onTimeout, boolean throwIfClosed) throws InterruptedException {
         validate(copy, n);
         ChannelError e = firstError(copy, n);
         if (e != null) {
@@ -343,14 +372,13 @@ public final class Select {
      * registering select it meets is refused (asked to register again) instead of waited for, as
      * by any try-operation.
      *
-     * <p>Only for one or two clauses: each entry of the caller's array is read once, into a
-     * local, and the select is checked and run on those reads, so a caller that changes its array
-     * meanwhile gets the select of one state of each entry (as with the copy). An invalid select
-     * or one with a default clause goes to the copy's path, which throws or runs it.
+     * <p>Only for one or two clauses ({@code c1} is unused for one): each entry of the caller's
+     * array was read once ({@link #run}), and the select is checked and run on those reads, and
+     * so is the copy made after it, so a caller that changes its array meanwhile gets the select
+     * of one state of each entry. An invalid select or one with a default clause goes to the
+     * copy's path, which throws or runs it.
      */
-    private static Object tryFirst(SelectClause<?>[] given, int n, int[] order, boolean throwIfClosed) {
-        SelectClause<?> c0 = given[0];
-        SelectClause<?> c1 = n == 2 ? given[1] : null;
+    private static Object tryFirst(SelectClause<?> c0, SelectClause<?> c1, int n, int[] order, boolean throwIfClosed) {
         if (c0 == null || c0.channel() == null) {
             return NOT_READY;
         }

@@ -107,7 +107,7 @@ final class SelectMeeting {
                     }
                     continue; // stale: op was released and retries; it is LOCKED now
                 }
-                if (op.id > self.id) {
+                if (op.id() > self.id()) {
                     if (awaitLargerSelect(self, op, seg, i, k, self.clauseIndexOf(ch))) {
                         return HELPED_HERE;
                     }

@@ -129,9 +129,6 @@ final class SelectOp {
         }
     }
 
-    /** Orders selects that meet each other; unique among running selects (one per thread). */
-    final long id;
-
     final Thread owner;
 
     /**
@@ -144,9 +141,15 @@ final class SelectOp {
 
     /**
      * The index in its segment of each clause's current cell, with {@link #REGISTERED} set while
-     * that clause has a live registration there; owner-only.
+     * that clause has a live registration there; owner-only. For one or two clauses they are kept
+     * in {@link #cell0} and {@link #cell1} and this is {@code null}: most selects have two
+     * clauses, and the fields save them an array.
      */
     private final int[] cells;
+
+    /** Clause 0's and clause 1's entries of {@link #cells} when it is {@code null}; owner-only. */
+    private int cell0;
+    private int cell1;
 
     private static final int REGISTERED = 1 << 31;
 
@@ -177,14 +180,37 @@ final class SelectOp {
      */
     SelectOp(Object[] slots, int n) {
         this.owner = Thread.currentThread();
-        this.id = owner.threadId();
         this.slots = slots;
-        this.cells = new int[n];
+        this.cells = n > 2 ? new int[n] : null;
+    }
+
+    /**
+     * Orders selects that meet each other: its owner's thread id, unique among running selects
+     * (a thread runs one select at a time). Not a field, to keep a select's allocation small.
+     */
+    long id() {
+        return owner.threadId();
     }
 
     /** The number of clauses. */
     int clauseCount() {
-        return cells.length;
+        return slots.length >> 1;
+    }
+
+    private int cell(int k) {
+        int[] c = cells;
+        return c != null ? c[k] : k == 0 ? cell0 : cell1;
+    }
+
+    private void setCell(int k, int v) {
+        int[] c = cells;
+        if (c != null) {
+            c[k] = v;
+        } else if (k == 0) {
+            cell0 = v;
+        } else {
+            cell1 = v;
+        }
     }
 
     /** Clause {@code k}. */
@@ -194,12 +220,13 @@ final class SelectOp {
 
     /** Whether clause {@code k} has a live registration in its current cell; owner-only. */
     boolean isRegistered(int k) {
-        return (cells[k] & REGISTERED) != 0;
+        return (cell(k) & REGISTERED) != 0;
     }
 
     /** Marks clause {@code k}'s registration in its current cell live or gone; owner-only. */
     void setRegistered(int k, boolean live) {
-        cells[k] = live ? cells[k] | REGISTERED : cells[k] & ~REGISTERED;
+        int c = cell(k);
+        setCell(k, live ? c | REGISTERED : c & ~REGISTERED);
     }
 
     Object lvState() {
@@ -289,25 +316,25 @@ final class SelectOp {
      * this select, the waiter to install in the cell.
      */
     SelectOp recordCell(int k, Segment seg, int i) {
-        slots[cells.length + k] = seg;
-        cells[k] = i; // a new cell: not registered there yet
+        slots[clauseCount() + k] = seg;
+        setCell(k, i); // a new cell: not registered there yet
         return this;
     }
 
     /** The segment of clause {@code k}'s current cell. */
     Segment segment(int k) {
-        return (Segment) slots[cells.length + k];
+        return (Segment) slots[clauseCount() + k];
     }
 
     /** The index, in its segment, of clause {@code k}'s current cell. */
     int index(int k) {
-        return cells[k] & ~REGISTERED;
+        return cell(k) & ~REGISTERED;
     }
 
     /** The clause of this select on channel {@code ch}. */
     int clauseIndexOf(ChannelState ch) {
         Object[] sl = slots;
-        for (int k = 0, n = cells.length; k < n; k++) {
+        for (int k = 0, n = sl.length >> 1; k < n; k++) {
             if (((SelectClause<?>) sl[k]).channel() == ch) {
                 return k;
             }
@@ -367,6 +394,6 @@ final class SelectOp {
      */
     @Override
     public String toString() {
-        return "select on " + describeClauses() + " (Select#" + id + ", " + state + ")";
+        return "select on " + describeClauses() + " (Select#" + id() + ", " + state + ")";
     }
 }

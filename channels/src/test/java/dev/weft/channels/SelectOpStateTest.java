@@ -30,7 +30,7 @@ class SelectOpStateTest {
         SelectOp op = newOp();
         assertSame(SelectOp.LOCKED, op.lvState());
         assertSame(Thread.currentThread(), op.owner);
-        assertEquals(Thread.currentThread().threadId(), op.id);
+        assertEquals(Thread.currentThread().threadId(), op.id());
         assertTrue(SelectOp.isLocked(op.lvState()));
         assertFalse(SelectOp.isTerminal(op.lvState()));
     }
