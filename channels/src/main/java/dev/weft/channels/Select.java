@@ -269,9 +269,10 @@ public final class Select {
      * ChannelClosed} object (a value received from a channel); a closed channel is reported by
      * throwing ({@code throwIfClosed}) or by returning its close reason.
      *
-     * <p>Kept small, so that it is inlined into its callers: with one or two clauses it reads
-     * each entry of the caller's array once and hands on only those reads, so the array does not
-     * escape and the JIT can remove the varargs allocation of a call site.
+     * <p>Kept small, so that the JIT can inline it into {@code select}: with one or two clauses
+     * it reads each entry of the caller's array once and hands on only those reads, so the array
+     * does not escape, and where the JIT also inlines {@code select} into the caller (a heuristic,
+     * not a guarantee: in the select benchmark, after about 1.7 s) it removes the varargs array.
      */
     private static Object run(
             SelectClause<?>[] given, boolean biased, long timeout, Object onTimeout, boolean throwIfClosed)
@@ -288,17 +289,17 @@ public final class Select {
         }
         // one private copy, checked and then used: other threads read a select's clauses
         // (SelectOp.clauseIndexOf), so a caller changing its array meanwhile must not affect
-        // them; the second half holds the clauses' cells (SelectOp)
-        return register(Arrays.copyOf(given, 2 * n, Object[].class), n, order(n, biased), biased,
-                timeout, onTimeout, throwIfClosed);
+        // them; the second half holds the segments of the clauses' cells (SelectOp)
+        Object[] copy = Arrays.copyOf(given, 2 * n, Object[].class);
+        return register(copy, n, order(n, biased), biased, timeout, onTimeout, throwIfClosed);
     }
 
     /**
      * A select of one ({@code c1} unused) or two clauses, read once from the caller's array:
      * {@link #tryFirst}, then the private copy is made of those reads.
      */
-    private static Object runSmall(SelectClause<?> c0, SelectClause<?> c1, int n, boolean biased, long timeout,
-            Object onTimeout, boolean throwIfClosed) throws InterruptedException {
+    private static Object runSmall(SelectClause<?> c0, SelectClause<?> c1, int n, boolean biased,
+            long timeout, Object onTimeout, boolean throwIfClosed) throws InterruptedException {
         int[] order = order(n, biased);
         Object r = tryFirst(c0, c1, n, order, throwIfClosed);
         if (r != NOT_READY) {
@@ -309,7 +310,8 @@ public final class Select {
     }
 
     /**
-     * Checks the select's private copy ({@code n} clauses, then room for their cells), then
+     * Checks the select's private copy ({@code n} clauses, then room for the segments of their
+     * cells), then
      * registers its clauses in {@code order} and waits, or runs it as a select with a default.
      */
     private static Object register(Object[] copy, int n, int[] order, boolean biased, long timeout,
@@ -373,12 +375,13 @@ public final class Select {
      * by any try-operation.
      *
      * <p>Only for one or two clauses ({@code c1} is unused for one): each entry of the caller's
-     * array was read once ({@link #run}), and the select is checked and run on those reads, and
-     * so is the copy made after it, so a caller that changes its array meanwhile gets the select
-     * of one state of each entry. An invalid select or one with a default clause goes to the
-     * copy's path, which throws or runs it.
+     * array was read once ({@link #run}, then {@link #runSmall}), the select is checked and run on
+     * those reads, and the copy made after it holds the same reads, so a caller that changes its
+     * array meanwhile gets the select of one state of each entry. An invalid select or one with
+     * a default clause goes to the copy's path, which throws or runs it.
      */
-    private static Object tryFirst(SelectClause<?> c0, SelectClause<?> c1, int n, int[] order, boolean throwIfClosed) {
+    private static Object tryFirst(
+            SelectClause<?> c0, SelectClause<?> c1, int n, int[] order, boolean throwIfClosed) {
         if (c0 == null || c0.channel() == null) {
             return NOT_READY;
         }

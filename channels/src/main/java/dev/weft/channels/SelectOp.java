@@ -175,10 +175,15 @@ final class SelectOp {
     private volatile LockWaiter lockWaiters;
 
     /**
-     * A select over the checked clauses in {@code slots[0, n)}; it takes the array (a private
-     * copy of length {@code 2n}) and keeps its clauses' cells in {@code slots[n, 2n)}.
+     * A select over the checked clauses in {@code slots[0, n)}; it takes the array, a private
+     * copy whose length must be exactly {@code 2n} ({@link #clauseCount} is derived from it), and
+     * keeps the segments of its clauses' cells in {@code slots[n, 2n)}.
      */
     SelectOp(Object[] slots, int n) {
+        if (slots.length != 2 * n || n < 1) {
+            throw new IllegalArgumentException(
+                    "a select of " + n + " clauses needs 2n slots, got " + slots.length);
+        }
         this.owner = Thread.currentThread();
         this.slots = slots;
         this.cells = n > 2 ? new int[n] : null;

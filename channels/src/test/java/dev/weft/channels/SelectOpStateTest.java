@@ -35,6 +35,38 @@ class SelectOpStateTest {
         assertFalse(SelectOp.isTerminal(op.lvState()));
     }
 
+    /**
+     * The cell indices of one or two clauses live in fields and from three clauses on in an
+     * array; each clause keeps its own cell and registration flag, and the clause count comes
+     * from the slots, which must be exactly 2n.
+     */
+    @Test
+    void eachClauseKeepsItsOwnCellForOneTwoAndThreeClauses() {
+        Channel<Integer> c = new Channel<>(2);
+        Segment seg = new Segment(0, null, 2);
+        for (int n = 1; n <= 3; n++) {
+            Object[] slots = new Object[2 * n];
+            Channel<?>[] chs = {a, b, c};
+            for (int k = 0; k < n; k++) {
+                slots[k] = chs[k].receiveClause();
+            }
+            SelectOp op = new SelectOp(slots, n);
+            assertEquals(n, op.clauseCount());
+            for (int k = 0; k < n; k++) {
+                op.recordCell(k, seg, 10 + k);
+                op.setRegistered(k, k % 2 == 0);
+            }
+            for (int k = 0; k < n; k++) {
+                assertEquals(10 + k, op.index(k), "n=" + n + ", clause " + k);
+                assertEquals(k % 2 == 0, op.isRegistered(k), "n=" + n + ", clause " + k);
+                assertSame(seg, op.segment(k));
+                assertEquals(k, op.clauseIndexOf(chs[k]));
+            }
+            int m = n;
+            assertThrows(IllegalArgumentException.class, () -> new SelectOp(new Object[2 * m + 1], m));
+        }
+    }
+
     @Test
     void theStatesAreClassifiedAsLockedOrTerminal() {
         SelectOp other = newOp();
