@@ -68,6 +68,18 @@ python() {
 # the runs of one profile it still counts the profile's own previous JMH forks (and a build that
 # just ended), and as a gate it flagged quiet profiles as busy. Setting WEFT_BENCH_MAX_LOAD makes
 # it a gate again.
+# Prints the "cpu" line's total and steal jiffies, for steal_share.
+cpu_snapshot() {
+  awk '/^cpu /{t=0; for (i=2;i<=NF;i++) t+=$i; print t, $9}' /proc/stat 2>/dev/null
+}
+
+# The share of CPU time (percent) that the hypervisor gave to other guests between two
+# cpu_snapshot outputs. A busy check cannot see it (steal counts as busy only while we sample),
+# and on a shared VM it can slow one run of a profile and not the next.
+steal_share() {
+  echo "$1 $2" | awk 'NF == 4 { dt = $3 - $1; if (dt > 0) { printf "%.1f", 100 * ($4 - $2) / dt; exit } } { print "?" }'
+}
+
 machine_check() {
   local seconds="${1:-2}" load busy a b
   load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '? ? ?')"

@@ -33,7 +33,8 @@
 # (lib.sh machine_check); when another process is busy it refuses to run (exit 3) unless --force.
 # It samples the CPUs again before every run (the load average then still counts the previous run)
 # and writes every check into DIR/meta.txt, which the report prints; a busy check marks the report
-# as NOT QUIET.
+# as NOT QUIET. After every run it also writes the share of CPU time the hypervisor stole during
+# it (lib.sh steal_share), which no check before a run can see.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -164,12 +165,14 @@ for r in "${RUNS[@]}"; do
   opts=(-f "${FORKS[$group]}" -wi "${WI[$group]}" -w "${WMS[$group]}ms" -i "${IT[$group]}" -r "${RMS[$group]}ms" -to 120s)
   [ "$group" != latency ] && opts+=(-prof gc)
   echo "== $name ($group): $args" >&2
+  cpu_before="$(cpu_snapshot)"
   # shellcheck disable=SC2086  # args is a list of words by construction
   "$JAVA" -jar "$JAR" $args "${opts[@]}" -rf json -rff "$out/$name.json" > "$out/$name.log" 2>&1 || {
     tail -n 30 "$out/$name.log" >&2
     echo "error: JMH failed in $name (log: $out/$name.log)" >&2
     exit 1
   }
+  echo "during $name: steal $(steal_share "$cpu_before" "$(cpu_snapshot)")% of CPU time" >> "$meta"
 done
 echo "finished $(date -u '+%Y-%m-%d %H:%M UTC') after $(( ($(date +%s) - start) / 60 )) min; load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$meta"
 

@@ -158,6 +158,111 @@ public final class Select {
         return run(clauses, false, -1L, TIMEOUT, false);
     }
 
+    // Two-clause overloads: javac binds a call with two clauses to these (fixed arity wins over
+    // varargs), so the caller allocates no array, whether or not the JIT would have removed it.
+
+    /**
+     * {@link #select(SelectClause[])} of two clauses, with no varargs array.
+     *
+     * @param first the first clause (preferred when both are ready)
+     * @param second the second clause, on another channel; may be a default clause
+     * @param <U> the result type
+     * @return the selected clause's result
+     * @throws InterruptedException when interrupted while waiting; no clause completed
+     * @throws ChannelClosedException when a clause's channel is closed
+     * @throws IllegalArgumentException on invalid clauses, as for the varargs form
+     */
+    public static <U> U select(SelectClause<? extends U> first, SelectClause<? extends U> second)
+            throws InterruptedException {
+        return cast(runSmall(first, second, 2, true, -1L, TIMEOUT, true));
+    }
+
+    /**
+     * {@link #selectOrClosed(SelectClause[])} of two clauses, with no varargs array.
+     *
+     * @param first the first clause (preferred when both are ready)
+     * @param second the second clause, on another channel; may be a default clause
+     * @param <U> the result type
+     * @return the selected clause's result, or a {@link ChannelClosed}
+     * @throws InterruptedException when interrupted while waiting; no clause completed
+     * @throws IllegalArgumentException on invalid clauses, as for the varargs form
+     */
+    public static <U> Object selectOrClosed(SelectClause<? extends U> first, SelectClause<? extends U> second)
+            throws InterruptedException {
+        return runSmall(first, second, 2, true, -1L, TIMEOUT, false);
+    }
+
+    /**
+     * {@link #selectWithin(Duration, SelectClause[])} of two clauses, with no varargs array.
+     *
+     * @param timeout how long to wait; not {@code null}, not negative
+     * @param first the first clause (preferred when both are ready)
+     * @param second the second clause, on another channel; may be a default clause
+     * @param <U> the result type
+     * @return the selected clause's result
+     * @throws TimeoutException when the timeout elapsed first
+     * @throws InterruptedException when interrupted while waiting; no clause completed
+     * @throws ChannelClosedException when a clause's channel is closed
+     * @throws IllegalArgumentException on invalid clauses or a negative timeout
+     */
+    public static <U> U selectWithin(Duration timeout, SelectClause<? extends U> first,
+            SelectClause<? extends U> second) throws InterruptedException, TimeoutException {
+        Object r = runSmall(first, second, 2, true, Waiting.timeoutNanos(timeout), TIMEOUT, true);
+        if (r == TIMEOUT) {
+            throw new TimeoutException("select timed out after " + timeout);
+        }
+        return cast(r);
+    }
+
+    /**
+     * {@link #selectOrClosedWithin(Duration, Object, SelectClause[])} of two clauses, with no
+     * varargs array.
+     *
+     * @param timeout how long to wait; not {@code null}, not negative
+     * @param timeoutValue returned on timeout
+     * @param first the first clause (preferred when both are ready)
+     * @param second the second clause, on another channel; may be a default clause
+     * @param <U> the result type
+     * @return the selected clause's result, {@code timeoutValue}, or a {@link ChannelClosed}
+     * @throws InterruptedException when interrupted while waiting; no clause completed
+     * @throws IllegalArgumentException on invalid clauses or a negative timeout
+     */
+    public static <U> Object selectOrClosedWithin(Duration timeout, U timeoutValue,
+            SelectClause<? extends U> first, SelectClause<? extends U> second) throws InterruptedException {
+        return runSmall(first, second, 2, true, Waiting.timeoutNanos(timeout), timeoutValue, false);
+    }
+
+    /**
+     * {@link #selectUnbiased(SelectClause[])} of two clauses, with no varargs array.
+     *
+     * @param first a clause
+     * @param second another clause, on another channel; may be a default clause
+     * @param <U> the result type
+     * @return the selected clause's result
+     * @throws InterruptedException when interrupted while waiting; no clause completed
+     * @throws ChannelClosedException when a clause's channel is closed
+     * @throws IllegalArgumentException on invalid clauses, as for the varargs form
+     */
+    public static <U> U selectUnbiased(SelectClause<? extends U> first, SelectClause<? extends U> second)
+            throws InterruptedException {
+        return cast(runSmall(first, second, 2, false, -1L, TIMEOUT, true));
+    }
+
+    /**
+     * {@link #selectUnbiasedOrClosed(SelectClause[])} of two clauses, with no varargs array.
+     *
+     * @param first a clause
+     * @param second another clause, on another channel; may be a default clause
+     * @param <U> the result type
+     * @return the selected clause's result, or a {@link ChannelClosed}
+     * @throws InterruptedException when interrupted while waiting; no clause completed
+     * @throws IllegalArgumentException on invalid clauses, as for the varargs form
+     */
+    public static <U> Object selectUnbiasedOrClosed(SelectClause<? extends U> first,
+            SelectClause<? extends U> second) throws InterruptedException {
+        return runSmall(first, second, 2, false, -1L, TIMEOUT, false);
+    }
+
     /**
      * A clause selected when no other clause can complete right away; it returns {@code value}.
      * It must be the last clause.
@@ -289,14 +394,17 @@ public final class Select {
         }
         // one private copy, checked and then used: other threads read a select's clauses
         // (SelectOp.clauseIndexOf), so a caller changing its array meanwhile must not affect
-        // them; the second half holds the segments of the clauses' cells (SelectOp)
-        Object[] copy = Arrays.copyOf(given, 2 * n, Object[].class);
+        // them; the rest holds the segments and cell entries of the clauses (SelectOp)
+        Object[] copy = Arrays.copyOf(given, 2 * n + 1, Object[].class);
         return register(copy, n, order(n, biased), biased, timeout, onTimeout, throwIfClosed);
     }
 
     /**
-     * A select of one ({@code c1} unused) or two clauses, read once from the caller's array:
-     * {@link #tryFirst}, then the private copy is made of those reads.
+     * A select of one ({@code c1} unused) or two clauses, each read once (from the caller's array,
+     * or given to a two-clause overload):
+     * {@link #tryFirst}, then, when those reads are valid clauses on one or two channels, a
+     * {@link SelectOp} that holds them in fields. Anything else (a null, a default clause, one
+     * channel twice) goes to {@link #register}'s array path, which throws or runs the default.
      */
     private static Object runSmall(SelectClause<?> c0, SelectClause<?> c1, int n, boolean biased,
             long timeout, Object onTimeout, boolean throwIfClosed) throws InterruptedException {
@@ -305,14 +413,38 @@ public final class Select {
         if (r != NOT_READY) {
             return r;
         }
-        Object[] copy = n == 1 ? new Object[] {c0, null} : new Object[] {c0, c1, null, null};
-        return register(copy, n, order, biased, timeout, onTimeout, throwIfClosed);
+        if (!onChannels(c0, c1, n)) {
+            Object[] copy = n == 1 ? new Object[] {c0, null, null} : new Object[] {c0, c1, null, null, null};
+            return register(copy, n, order, biased, timeout, onTimeout, throwIfClosed);
+        }
+        ChannelError e = firstError(c0, c1, n);
+        if (e != null) {
+            return closed(e, throwIfClosed); // checked again, as register does for its copy
+        }
+        return await(new SelectOp(c0, n == 2 ? c1 : null), order, timeout, onTimeout, throwIfClosed);
     }
 
     /**
-     * Checks the select's private copy ({@code n} clauses, then room for the segments of their
-     * cells), then
-     * registers its clauses in {@code order} and waits, or runs it as a select with a default.
+     * Whether {@code c0} (and {@code c1} when {@code n == 2}) are clauses on channels: none null,
+     * no default clause, two different channels. Such a select needs no other check.
+     */
+    private static boolean onChannels(SelectClause<?> c0, SelectClause<?> c1, int n) {
+        if (c0 == null || c0.channel() == null) {
+            return false;
+        }
+        return n == 1 || (c1 != null && c1.channel() != null && c1.channel() != c0.channel());
+    }
+
+    /** The error of {@code c0}'s channel, else of {@code c1}'s when {@code n == 2}, or null. */
+    private static ChannelError firstError(SelectClause<?> c0, SelectClause<?> c1, int n) {
+        ChannelError e = c0.channel().errorIfAny();
+        return e == null && n == 2 ? c1.channel().errorIfAny() : e;
+    }
+
+    /**
+     * Checks the select's private copy ({@code n} clauses, then room for the segments and cell
+     * entries of their cells), then registers its clauses in {@code order} and waits, or runs it
+     * as a select with a default.
      */
     private static Object register(Object[] copy, int n, int[] order, boolean biased, long timeout,
             Object onTimeout, boolean throwIfClosed) throws InterruptedException {
@@ -324,7 +456,17 @@ public final class Select {
         if (((SelectClause<?>) copy[n - 1]).channel() == null) {
             return runWithDefault(copy, n, order(n - 1, biased), throwIfClosed);
         }
-        SelectOp op = new SelectOp(copy, n);
+        return await(new SelectOp(copy, n), order, timeout, onTimeout, throwIfClosed);
+    }
+
+    /**
+     * Registers the clauses of the checked select {@code op} in {@code order}, waits for one to
+     * complete (or for a close, an interrupt or the timeout), withdraws the others and returns the
+     * outcome.
+     */
+    private static Object await(SelectOp op, int[] order, long timeout, Object onTimeout, boolean throwIfClosed)
+            throws InterruptedException {
+        int n = op.clauseCount();
         Object st = null;
         try {
             for (int j = 0; j < n && st == null; j++) {
@@ -367,8 +509,8 @@ public final class Select {
 
     /**
      * The select's outcome when the first clause in registration order (clause 0, or {@code
-     * order[0]}) completes at once as a try-operation, with no {@link SelectOp} and no copy of
-     * the clauses; otherwise {@link #NOT_READY}, and the caller copies, checks and registers.
+     * order[0]}) completes at once as a try-operation, with no {@link SelectOp}; otherwise {@link
+     * #NOT_READY}, and the caller registers.
      * Nothing was registered before that clause, so nothing can be passed over (the bias of the
      * class comment), and the try does what registering the clause would do, except that a
      * registering select it meets is refused (asked to register again) instead of waited for, as
@@ -376,22 +518,16 @@ public final class Select {
      *
      * <p>Only for one or two clauses ({@code c1} is unused for one): each entry of the caller's
      * array was read once ({@link #run}, then {@link #runSmall}), the select is checked and run on
-     * those reads, and the copy made after it holds the same reads, so a caller that changes its
-     * array meanwhile gets the select of one state of each entry. An invalid select or one with
-     * a default clause goes to the copy's path, which throws or runs it.
+     * those reads, and the {@link SelectOp} made after it holds the same reads, so a caller that
+     * changes its array meanwhile gets the select of one state of each entry. An invalid select
+     * or one with a default clause goes to the copy's path, which throws or runs it.
      */
     private static Object tryFirst(
             SelectClause<?> c0, SelectClause<?> c1, int n, int[] order, boolean throwIfClosed) {
-        if (c0 == null || c0.channel() == null) {
+        if (!onChannels(c0, c1, n)) {
             return NOT_READY;
         }
-        if (n == 2 && (c1 == null || c1.channel() == null || c1.channel() == c0.channel())) {
-            return NOT_READY;
-        }
-        ChannelError e = c0.channel().errorIfAny();
-        if (e == null && n == 2) {
-            e = c1.channel().errorIfAny();
-        }
+        ChannelError e = firstError(c0, c1, n);
         if (e != null) {
             return closed(e, throwIfClosed); // as in jox: a channel in error wins over any clause
         }

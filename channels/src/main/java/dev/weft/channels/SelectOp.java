@@ -111,6 +111,12 @@ final class SelectOp {
         }
     }
 
+    /** An entry's flag: a live registration. Cell indices are below it ({@code Segment.SIZE}). */
+    private static final int REGISTERED = 1 << 15;
+
+    /** An entry's bits: a cell index and {@link #REGISTERED}. */
+    private static final int ENTRY = 0xFFFF;
+
     private static final VarHandle STATE;
     private static final VarHandle REREGISTER;
     private static final VarHandle LOCK_WAITERS;
@@ -127,31 +133,45 @@ final class SelectOp {
         for (int k = 0; k < SELECTED.length; k++) {
             SELECTED[k] = new Selected(k);
         }
+        if (Segment.SIZE > REGISTERED) { // weft.segmentSize is at most 1024 (Config)
+            throw new ExceptionInInitializerError("a cell index does not fit a select's cell entry");
+        }
     }
 
     final Thread owner;
 
     /**
-     * The clauses (a private copy, indices {@code [0, n)}; read by other threads through {@link
-     * #clauseIndexOf}, final after construction) followed by the segment of each clause's current
-     * registration or claim (indices {@code [n, 2n)}; owner-only). One array instead of two keeps
-     * a select's allocation small.
+     * A select of one or two clauses keeps them in {@link #clause0} and {@link #clause1} (null for
+     * one clause), and the segments of their current cells in {@link #seg0} and {@link #seg1}: no
+     * array, so a registering biased select allocates only this object (an unbiased one also its
+     * registration order). A select of more clauses (or one built from an array) keeps them in
+     * {@link #slots} instead, and these four are null.
+     *
+     * <p>The clauses are final after construction and read by other threads ({@link
+     * #clauseIndexOf}); the segments are owner-only.
+     */
+    private final SelectClause<?> clause0;
+
+    private final SelectClause<?> clause1;
+    private Segment seg0;
+    private Segment seg1;
+
+    /**
+     * For a select built from an array: its clauses (a private copy, indices {@code [0, n)}; final
+     * after construction, read by other threads), the segment of each clause's current
+     * registration or claim (indices {@code [n, 2n)}; owner-only), and last the {@code int[n]} of
+     * their cell entries (below; owner-only). Otherwise {@code null}.
      */
     private final Object[] slots;
 
     /**
-     * The index in its segment of each clause's current cell, with {@link #REGISTERED} set while
-     * that clause has a live registration there; owner-only. For one or two clauses they are kept
-     * in {@link #cell0} and {@link #cell1} and this is {@code null}: most selects have two
-     * clauses, and the fields save them an array.
+     * The cell entries of clauses 0 and 1 when {@link #slots} is {@code null}: clause 0's in the
+     * low 16 bits, clause 1's in the high 16; owner-only. An entry is the index in its segment of
+     * the clause's current cell, with {@link #REGISTERED} set while that clause has a live
+     * registration there. Packed so that a select of two clauses is one object of 56 bytes (with
+     * compressed references and class pointers, measured with a class histogram).
      */
-    private final int[] cells;
-
-    /** Clause 0's and clause 1's entries of {@link #cells} when it is {@code null}; owner-only. */
-    private int cell0;
-    private int cell1;
-
-    private static final int REGISTERED = 1 << 31;
+    private int cells01;
 
     /** The value received by a clause that completed during registration; owner-only. */
     Object value;
@@ -175,18 +195,35 @@ final class SelectOp {
     private volatile LockWaiter lockWaiters;
 
     /**
-     * A select over the checked clauses in {@code slots[0, n)}; it takes the array, a private
-     * copy whose length must be exactly {@code 2n} ({@link #clauseCount} is derived from it), and
-     * keeps the segments of its clauses' cells in {@code slots[n, 2n)}.
+     * A select over the checked clauses {@code c0} and {@code c1}, or over {@code c0} alone when
+     * {@code c1} is null.
      */
-    SelectOp(Object[] slots, int n) {
-        if (slots.length != 2 * n || n < 1) {
-            throw new IllegalArgumentException(
-                    "a select of " + n + " clauses needs 2n slots, got " + slots.length);
+    SelectOp(SelectClause<?> c0, SelectClause<?> c1) {
+        if (c0 == null) {
+            throw new IllegalArgumentException("a select needs a first clause");
         }
         this.owner = Thread.currentThread();
+        this.clause0 = c0;
+        this.clause1 = c1;
+        this.slots = null;
+    }
+
+    /**
+     * A select over the checked clauses in {@code slots[0, n)}; it takes the array, a private
+     * copy whose length must be exactly {@code 2n + 1} ({@link #clauseCount} is derived from it),
+     * keeps the segments of its clauses' cells in {@code slots[n, 2n)} and puts the array of
+     * their cell entries in {@code slots[2n]}.
+     */
+    SelectOp(Object[] slots, int n) {
+        if (slots.length != 2 * n + 1 || n < 1) {
+            throw new IllegalArgumentException(
+                    "a select of " + n + " clauses needs 2n + 1 slots, got " + slots.length);
+        }
+        this.owner = Thread.currentThread();
+        this.clause0 = null;
+        this.clause1 = null;
+        slots[2 * n] = new int[n];
         this.slots = slots;
-        this.cells = n > 2 ? new int[n] : null;
     }
 
     /**
@@ -199,28 +236,34 @@ final class SelectOp {
 
     /** The number of clauses. */
     int clauseCount() {
-        return slots.length >> 1;
+        Object[] sl = slots;
+        return sl != null ? sl.length >> 1 : clause1 == null ? 1 : 2;
     }
 
+    /** Clause {@code k}'s cell entry. */
     private int cell(int k) {
-        int[] c = cells;
-        return c != null ? c[k] : k == 0 ? cell0 : cell1;
+        Object[] sl = slots;
+        if (sl != null) {
+            return ((int[]) sl[sl.length - 1])[k];
+        }
+        return (cells01 >>> (k << 4)) & ENTRY;
     }
 
+    /** Sets clause {@code k}'s cell entry to {@code v} (an index, perhaps with the flag). */
     private void setCell(int k, int v) {
-        int[] c = cells;
-        if (c != null) {
-            c[k] = v;
-        } else if (k == 0) {
-            cell0 = v;
+        Object[] sl = slots;
+        if (sl != null) {
+            ((int[]) sl[sl.length - 1])[k] = v;
         } else {
-            cell1 = v;
+            int shift = k << 4;
+            cells01 = (cells01 & ~(ENTRY << shift)) | ((v & ENTRY) << shift);
         }
     }
 
     /** Clause {@code k}. */
     SelectClause<?> clause(int k) {
-        return (SelectClause<?>) slots[k];
+        Object[] sl = slots;
+        return sl != null ? (SelectClause<?>) sl[k] : k == 0 ? clause0 : clause1;
     }
 
     /** Whether clause {@code k} has a live registration in its current cell; owner-only. */
@@ -321,14 +364,22 @@ final class SelectOp {
      * this select, the waiter to install in the cell.
      */
     SelectOp recordCell(int k, Segment seg, int i) {
-        slots[clauseCount() + k] = seg;
+        Object[] sl = slots;
+        if (sl != null) {
+            sl[(sl.length >> 1) + k] = seg;
+        } else if (k == 0) {
+            seg0 = seg;
+        } else {
+            seg1 = seg;
+        }
         setCell(k, i); // a new cell: not registered there yet
         return this;
     }
 
     /** The segment of clause {@code k}'s current cell. */
     Segment segment(int k) {
-        return (Segment) slots[clauseCount() + k];
+        Object[] sl = slots;
+        return sl != null ? (Segment) sl[(sl.length >> 1) + k] : k == 0 ? seg0 : seg1;
     }
 
     /** The index, in its segment, of clause {@code k}'s current cell. */
@@ -338,9 +389,8 @@ final class SelectOp {
 
     /** The clause of this select on channel {@code ch}. */
     int clauseIndexOf(ChannelState ch) {
-        Object[] sl = slots;
-        for (int k = 0, n = sl.length >> 1; k < n; k++) {
-            if (((SelectClause<?>) sl[k]).channel() == ch) {
+        for (int k = 0, n = clauseCount(); k < n; k++) {
+            if (clause(k).channel() == ch) {
                 return k;
             }
         }

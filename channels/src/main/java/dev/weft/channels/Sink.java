@@ -90,8 +90,8 @@ public interface Sink<T> extends CloseableChannel {
     /**
      * Sends {@code value} to the first of {@code toOneOfChannels} that can take it without
      * waiting (a waiting receiver or buffer space), trying them in order; sends nothing when none
-     * can (jox's static {@code Sink.trySend}). It is a biased {@link Select#select select} of
-     * their send clauses and a default clause, so it never waits.
+     * can (jox's static {@code Sink.trySend}). It is a biased {@link Select#select(SelectClause[])
+     * select} of their send clauses and a default clause, so it never waits.
      *
      * <p>Overloads: a call with channels, {@code Sink.trySend(v, a, b)}, always resolves to this
      * method. A call whose second argument is the {@code null} literal, {@code Sink.trySend(v,
@@ -140,8 +140,8 @@ public interface Sink<T> extends CloseableChannel {
     /**
      * Like {@link #trySend(Object, Duration)}, but returns the closed state instead of throwing.
      *
-     * <p>The default implementation is {@link Select#selectOrClosedWithin} of {@link
-     * #sendClause(Object)} with {@link #NOT_SENT} as the timeout value.
+     * <p>The default implementation is {@link Select#selectOrClosedWithin(Duration, Object,
+     * SelectClause[])} of {@link #sendClause(Object)} with {@link #NOT_SENT} as the timeout value.
      *
      * @param value the value, not {@code null}
      * @param timeout how long to wait; not {@code null}, not negative

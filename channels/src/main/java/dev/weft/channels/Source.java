@@ -98,8 +98,8 @@ public interface Source<T> extends CloseableChannel {
     /**
      * Like {@link #tryReceive(Duration)}, but returns the closed state instead of throwing.
      *
-     * <p>The default implementation is {@link Select#selectOrClosedWithin} of {@link
-     * #receiveClause()}.
+     * <p>The default implementation is {@link Select#selectOrClosedWithin(Duration, Object,
+     * SelectClause[])} of {@link #receiveClause()}.
      *
      * @param timeout how long to wait; not {@code null}, not negative
      * @return the value, {@code null} on timeout, or a {@link ChannelClosed}

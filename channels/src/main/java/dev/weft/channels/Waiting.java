@@ -15,8 +15,11 @@ import java.util.concurrent.locks.LockSupport;
  * threads than carriers, a spinning thread burns the carrier its partner needs. Each {@link Spin}
  * (one per channel, used by its waiters and by the selects whose first clause is on it) learns
  * which regime it is in: a wait that the spin satisfied grows the budget, a wait that had to park
- * halves it. A budget that fell to zero is probed again on one wait in 32, so the estimate recovers
- * when the regime changes. The ceiling is {@code weft.spins.virtual} spins.
+ * halves it. A new channel starts at {@link #INITIAL_SPINS}. A budget that fell to zero is probed
+ * again ({@link #PROBE_SPINS} spins) on one wait in 32, so the estimate recovers when the regime
+ * changes. The ceiling is {@code weft.spins.virtual} spins; it also caps the start and the probe,
+ * so a ceiling of 0 means that virtual threads never spin before they park (the short back-off
+ * waits for transient cell states still spin).
  *
  * <p><b>Platform threads spin for a window of time</b>, {@code weft.spinMicros.platform} (50 us
  * by default; none on a machine with one CPU, where the partner cannot run meanwhile), yielding
@@ -41,6 +44,16 @@ final class Waiting {
 
     static final int VIRTUAL_SPINS = Config.VIRTUAL_SPINS;
 
+    /**
+     * The spin budget of a new channel's first virtual wait. A smaller start (8) saves a
+     * short-lived channel among many its failed spins (Parallel 16: 0.75x), but it tips more runs
+     * of a few threads on one channel into the parked convoy; see {@code docs/PERFORMANCE.md}.
+     */
+    static final int INITIAL_SPINS = 32;
+
+    /** The spins of a wait that probes a budget that fell to zero (one wait in 32). */
+    static final int PROBE_SPINS = 32;
+
     /** How long a platform thread spins before it parks, in ns (see the class javadoc). */
     static final long PLATFORM_SPIN_NANOS = Config.PLATFORM_SPIN_NANOS;
 
@@ -59,14 +72,26 @@ final class Waiting {
      * the estimate); written only when it changes, except the virtual budget.
      */
     static final class Spin {
-        private int budget = 32;
+        /** The most spins of a virtual wait: {@code weft.spins.virtual}, or a test's value. */
+        private final int ceiling;
+        private int budget;
         private boolean platformIdle;
+
+        Spin() {
+            this(VIRTUAL_SPINS);
+        }
+
+        /** A policy whose virtual waits never spin more than {@code ceiling} times (0: never). */
+        Spin(int ceiling) {
+            this.ceiling = ceiling;
+            this.budget = Math.min(INITIAL_SPINS, ceiling);
+        }
 
         /** The spin budget of a virtual thread's next wait. */
         int budget() {
             int b = budget;
             if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
-                return 32; // probe
+                return Math.min(PROBE_SPINS, ceiling);
             }
             return b;
         }
@@ -75,7 +100,7 @@ final class Waiting {
         void record(boolean spinWon, int used) {
             int b = budget;
             if (spinWon) {
-                budget = Math.min(Math.max(b, used) * 2 + 8, VIRTUAL_SPINS);
+                budget = Math.min(Math.max(b, used) * 2 + 8, ceiling);
             } else {
                 budget = b >> 1;
             }

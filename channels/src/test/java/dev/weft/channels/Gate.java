@@ -2,6 +2,7 @@ package dev.weft.channels;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Holds one thread at a fault probe ({@link Faults#probe}) until the test releases it: the thread
@@ -45,5 +46,24 @@ final class Gate {
         if (!left.await(Forked.PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("the held thread did not leave the gate");
         }
+    }
+
+    /**
+     * Installs a probe that holds {@code thread} the first time it reaches {@code point}: it
+     * counts {@code reached} down there and waits until {@code release} opens. Later arrivals,
+     * and other threads, pass. An interrupt while held ends the hold and keeps the flag set.
+     */
+    static void holdFirstArrival(String point, Thread thread, CountDownLatch reached, CountDownLatch release) {
+        AtomicBoolean once = new AtomicBoolean();
+        Faults.probe = p -> {
+            if (p.equals(point) && Thread.currentThread() == thread && once.compareAndSet(false, true)) {
+                reached.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 }

@@ -148,18 +148,7 @@ class RegisteringSelectWaitTest {
 
     /** Holds {@code b} after it registers its first clause (LOCKED) until {@code release} opens. */
     private static void holdAfterFirstClause(Thread b, CountDownLatch registered, CountDownLatch release) {
-        AtomicBoolean once = new AtomicBoolean();
-        Faults.probe = point -> {
-            if (point.equals(Faults.SELECT_REGISTERED) && Thread.currentThread() == b
-                    && once.compareAndSet(false, true)) {
-                registered.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        Gate.holdFirstArrival(Faults.SELECT_REGISTERED, b, registered, release);
     }
 
     private volatile Throwable failure;

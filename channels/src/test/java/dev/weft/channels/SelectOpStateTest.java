@@ -22,7 +22,7 @@ class SelectOpStateTest {
     private final Channel<Integer> b = new Channel<>(1);
 
     private SelectOp newOp() {
-        return new SelectOp(new Object[] {a.receiveClause(), b.sendClause(1), null, null}, 2);
+        return new SelectOp(a.receiveClause(), b.sendClause(1));
     }
 
     @Test
@@ -36,35 +36,61 @@ class SelectOpStateTest {
     }
 
     /**
-     * The cell indices of one or two clauses live in fields and from three clauses on in an
-     * array; each clause keeps its own cell and registration flag, and the clause count comes
-     * from the slots, which must be exactly 2n.
+     * A select of one or two clauses built from its clauses keeps them, their segments and cell
+     * entries (packed in one int) in fields; one built from an array keeps clauses, segments and cell
+     * entries in an array after them. Either way each clause keeps its own clause, segment, cell
+     * (the largest index a segment can have, too) and registration flag, and an array must be
+     * exactly 2n + 1 long.
      */
     @Test
-    void eachClauseKeepsItsOwnCellForOneTwoAndThreeClauses() {
+    void eachClauseKeepsItsOwnCellInEveryLayout() {
         Channel<Integer> c = new Channel<>(2);
-        Segment seg = new Segment(0, null, 2);
+        Channel<?>[] chs = {a, b, c};
         for (int n = 1; n <= 3; n++) {
-            Object[] slots = new Object[2 * n];
-            Channel<?>[] chs = {a, b, c};
+            Object[] slots = new Object[2 * n + 1];
             for (int k = 0; k < n; k++) {
                 slots[k] = chs[k].receiveClause();
             }
-            SelectOp op = new SelectOp(slots, n);
-            assertEquals(n, op.clauseCount());
-            for (int k = 0; k < n; k++) {
-                op.recordCell(k, seg, 10 + k);
-                op.setRegistered(k, k % 2 == 0);
-            }
-            for (int k = 0; k < n; k++) {
-                assertEquals(10 + k, op.index(k), "n=" + n + ", clause " + k);
-                assertEquals(k % 2 == 0, op.isRegistered(k), "n=" + n + ", clause " + k);
-                assertSame(seg, op.segment(k));
-                assertEquals(k, op.clauseIndexOf(chs[k]));
+            checkClauses(new SelectOp(slots, n), n, chs, "array, n=" + n);
+            if (n <= 2) {
+                SelectOp fields = new SelectOp(
+                        chs[0].receiveClause(), n == 2 ? chs[1].receiveClause() : null);
+                checkClauses(fields, n, chs, "fields, n=" + n);
             }
             int m = n;
-            assertThrows(IllegalArgumentException.class, () -> new SelectOp(new Object[2 * m + 1], m));
+            assertThrows(IllegalArgumentException.class, () -> new SelectOp(new Object[2 * m], m));
+            assertThrows(IllegalArgumentException.class, () -> new SelectOp(new Object[2 * m + 2], m));
         }
+        assertThrows(IllegalArgumentException.class, () -> new SelectOp(null, a.receiveClause()));
+    }
+
+    private static void checkClauses(SelectOp op, int n, Channel<?>[] chs, String what) {
+        assertEquals(n, op.clauseCount(), what);
+        Segment[] segs = new Segment[n];
+        // the largest index a segment can have (weft.segmentSize is at most 1024), 0, and the
+        // largest an entry can hold, whatever this run's segment size
+        int[] indices = {1023, 0, 0x7FFF};
+        for (int round = 0; round < 2; round++) {
+            boolean flip = round == 1; // rewrite every entry: no bits of the old one may stay
+            for (int k = 0; k < n; k++) {
+                segs[k] = new Segment(k, null, 2);
+                int i = flip ? indices[(k + 1) % 3] : indices[k];
+                assertSame(op, op.recordCell(k, segs[k], i));
+                assertFalse(op.isRegistered(k), "a new cell is not registered yet");
+                op.setRegistered(k, (k % 2 == 0) != flip);
+            }
+            for (int k = 0; k < n; k++) {
+                int i = flip ? indices[(k + 1) % 3] : indices[k];
+                assertSame(chs[k], op.clause(k).channel(), what + ", clause " + k);
+                assertEquals(i, op.index(k), what + ", clause " + k);
+                assertEquals((k % 2 == 0) != flip, op.isRegistered(k), what + ", clause " + k);
+                assertSame(segs[k], op.segment(k), what + ", clause " + k);
+                assertEquals(k, op.clauseIndexOf(chs[k]), what);
+            }
+        }
+        op.setRegistered(0, true);
+        op.setRegistered(0, false);
+        assertEquals(indices[1], op.index(0), what + ": the flag leaves the index alone");
     }
 
     @Test

@@ -130,7 +130,6 @@ class SelectRefusedClauseVsCloseTest {
         final Channel<String> y = Channel.newRendezvousChannel();
         final CountDownLatch registered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        final AtomicBoolean once = new AtomicBoolean();
         final StringBuilder log = new StringBuilder();
         final Thread b;
         volatile Object bOut;
@@ -147,18 +146,7 @@ class SelectRefusedClauseVsCloseTest {
                     bOut = t;
                 }
             });
-            Thread bb = b;
-            Faults.probe = point -> {
-                if (point.equals(Faults.SELECT_REGISTERED) && Thread.currentThread() == bb
-                        && once.compareAndSet(false, true)) {
-                    registered.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-            };
+            Gate.holdFirstArrival(Faults.SELECT_REGISTERED, b, registered, release);
         }
 
         void startAndHoldB() throws InterruptedException {

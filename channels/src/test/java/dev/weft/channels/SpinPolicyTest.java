@@ -18,13 +18,33 @@ class SpinPolicyTest {
     @Test
     void aWaitThatTheSpinSatisfiedGrowsTheBudgetUpToTheCeiling() {
         Waiting.Spin spin = new Waiting.Spin();
-        assertEquals(32, spin.budget());
+        assertEquals(Waiting.INITIAL_SPINS, spin.budget());
         spin.record(true, 10);
-        assertEquals(32 * 2 + 8, spin.budget());
+        assertEquals(Math.max(Waiting.INITIAL_SPINS, 10) * 2 + 8, spin.budget());
         for (int n = 0; n < 20; n++) {
             spin.record(true, 0);
         }
         assertEquals(Waiting.VIRTUAL_SPINS, spin.budget());
+    }
+
+    @Test
+    void theCeilingCapsTheStartTheGrowthAndTheProbeAndZeroNeverSpins() {
+        Waiting.Spin none = new Waiting.Spin(0);
+        none.record(true, 100); // even a won spin (which a zero budget cannot have) stays at 0
+        for (int n = 0; n < 10_000; n++) {
+            assertEquals(0, none.budget(), "a ceiling of 0 never spins, not even to probe");
+        }
+        Waiting.Spin small = new Waiting.Spin(4);
+        assertEquals(4, small.budget());
+        small.record(true, 3);
+        assertEquals(4, small.budget());
+        for (int n = 0; n < 10; n++) {
+            small.record(false, 4);
+        }
+        for (int n = 0; n < 10_000; n++) {
+            int b = small.budget();
+            assertTrue(b == 0 || b == 4, "a probe never spins past the ceiling: " + b);
+        }
     }
 
     @Test
@@ -39,8 +59,8 @@ class SpinPolicyTest {
         int probes = 0;
         for (int n = 0; n < 10_000; n++) {
             int b = spin.budget();
-            assertTrue(b == 0 || b == 32, "budget " + b);
-            probes += b == 32 ? 1 : 0;
+            assertTrue(b == 0 || b == Waiting.PROBE_SPINS, "budget " + b);
+            probes += b == Waiting.PROBE_SPINS ? 1 : 0;
         }
         assertTrue(probes > 0 && probes < 10_000, "a zero budget is probed on some waits only: " + probes);
     }
@@ -174,7 +194,7 @@ class SpinPolicyTest {
     @Test
     void aSelectWaitEndsOnATerminalStateOrAReregistrationRequest() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
-        SelectOp op = new SelectOp(new Object[] {ch.receiveClause(), null}, 1);
+        SelectOp op = new SelectOp(ch.receiveClause(), null);
         Thread me = Thread.currentThread();
         op.svState(SelectOp.WAITING);
         Thread partner = Thread.ofPlatform().start(() -> {
