@@ -56,6 +56,9 @@ final class CellUpdates {
             Object st = seg.lvState(i);
             if (st == null) {
                 if (ch.bufferOrRendezvous(s)) {
+                    if (waiter == null && ch.closedForTrySend()) {
+                        return withdrawClosedTrySend(ch, seg, i);
+                    }
                     if (seg.casState(i, null, BUFFERED)) {
                         return Result.DONE;
                     }
@@ -70,6 +73,9 @@ final class CellUpdates {
                 continue;
             }
             if (st == IN_BUFFER) {
+                if (waiter == null && ch.closedForTrySend()) {
+                    return withdrawClosedTrySend(ch, seg, i);
+                }
                 if (seg.casState(i, IN_BUFFER, BUFFERED)) {
                     return Result.DONE;
                 }
@@ -119,6 +125,16 @@ final class CellUpdates {
             }
             throw new AssertionError("unexpected cell state " + st);
         }
+    }
+
+    /**
+     * A try-send found room for its cell only after the close ({@link
+     * ChannelState#closedForTrySend}): it gives the cell up as a failed try-send does, keeping the
+     * buffer end right, and reports the close. The cell's receiver, if one comes, skips it.
+     */
+    private static Result withdrawClosedTrySend(ChannelState ch, Segment seg, int i) {
+        Withdrawal.abandonSendCell(ch, seg, i, null);
+        return Result.CLOSED;
     }
 
     /**

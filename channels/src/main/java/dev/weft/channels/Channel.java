@@ -281,9 +281,12 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      */
     private Object doSend(Object value, long timeout, SelectOp op, int k)
             throws InterruptedException {
-        if (op == null && timeout == 0L && !canSendNow()) {
-            ChannelClosed c = closedForSend();
-            return c != null ? c : NOT_SENT;
+        if (op == null && timeout == 0L) {
+            if (!canSendNow()) {
+                ChannelClosed c = closedForSend();
+                return c != null ? c : NOT_SENT;
+            }
+            Faults.at(Faults.TRY_SEND_CHECKED);
         }
         Segment seg = lvSendSegment();
         while (true) {
@@ -347,7 +350,10 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         }
         Faults.at(Faults.SEND_COMMITTING);
         seg.spElement(i, value);
-        if (seg.lvState(i) == null && bufferOrRendezvous(s) && seg.casState(i, null, BUFFERED)) {
+        if (seg.lvState(i) == null
+                && bufferOrRendezvous(s)
+                && (waiter != null || !closedForTrySend())
+                && seg.casState(i, null, BUFFERED)) {
             return Result.DONE;
         }
         return CellUpdates.updateCellSendSlow(this, seg, i, s, waiter, self);

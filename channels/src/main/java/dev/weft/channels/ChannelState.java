@@ -88,7 +88,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>send that buffers: the CAS to BUFFERED. Send meeting a waiting receiver: the CAS of the
  *       receiver's state to DONE (or of its select to Selected). A waiting send: the CAS that moves
- *       it to DONE or BUFFERED, made by its receiver or by buffer expansion.
+ *       it to DONE or BUFFERED, made by its receiver or by buffer expansion. A try-send that buffers:
+ *       its read of the closed bits after it found room ({@link #closedForTrySend}); if they are
+ *       set it withdraws from its cell and reports the close.
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
  *       select to Selected); for a waiting receive, the partner's CAS that completes it.
  *   <li>Exception to the two above, in error: a send that read no error and a receive whose FAA
@@ -282,6 +284,20 @@ abstract class ChannelState extends ChannelCounters {
      */
     final boolean bufferOrRendezvous(long s) {
         return capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd()) || s < receiversLimit();
+    }
+
+    /**
+     * Whether a try-send that found room for its cell ({@link #bufferOrRendezvous}) must report the
+     * channel closed instead of buffering its value: the closed bits are set. A try-send has to
+     * take effect at one moment inside its call, and room that it finds after the close may have
+     * been made by a receive that came after the close (the buffer end moves with every receive).
+     * Seeing room and then no closed bits gives that moment: the read of the bits, when the room
+     * exists (it only grows) and the channel is open. Seeing the bits, reporting the close is
+     * right as well: the close came before the read. An unlimited channel has room for every cell
+     * at the claim itself, which is then the moment, so its try-sends never ask.
+     */
+    final boolean closedForTrySend() {
+        return capacity != UNLIMITED && (lvSenders() & CLOSED_BIT) != 0;
     }
 
     /**

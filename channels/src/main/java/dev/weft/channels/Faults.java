@@ -30,6 +30,11 @@ final class Faults {
      * moved the buffer end for it: the cell holds BREAKING or INTERRUPTING_RCV.
      */
     static final String RECEIVER_GIVING_UP = "receiver.giving.up";
+    /**
+     * A try-send found that it could send now (before claiming a cell): another sender can still
+     * take the room or the receiver it saw.
+     */
+    static final String TRY_SEND_CHECKED = "try.send.checked";
     /** A plain or select receive has claimed its cell and not yet updated it. */
     static final String RECEIVE_CLAIMED = "receive.claimed";
     /**

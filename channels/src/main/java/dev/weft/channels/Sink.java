@@ -54,7 +54,11 @@ public interface Sink<T> extends CloseableChannel {
      * has claimed its place but not yet completed as occupying the buffer, while a concurrent
      * {@link Source#tryReceive()} may not see that send's value yet. It does not fail because a
      * concurrent receive gave a cell up without taking a value: in a buffered channel that receive
-     * moves the buffer end on before the cell's sender goes on. Do not use it in a spin loop
+     * moves the buffer end on before the cell's sender goes on. It never reports a value sent
+     * that it could only place after a concurrent close returned: a try-send that claimed its
+     * place before the close and finds room only once the channel is closed reports the close,
+     * and the value is not delivered (on a bounded channel; an unlimited channel has room for it
+     * at its claim, and then delivers it). Do not use it in a spin loop
      * instead of {@link #send(Object)}: on virtual threads, two loops of {@code trySend} and
      * {@code Thread.yield()} can keep both carriers of a two-core machine, so that the receivers
      * they wait for, although runnable, never run (seen on JDK 25 with the default scheduler,

@@ -3,6 +3,7 @@ package dev.weft.channels;
 import static dev.weft.channels.Cells.State.BREAKING;
 import static dev.weft.channels.Cells.State.BROKEN;
 import static dev.weft.channels.Cells.State.BUFFERED;
+import static dev.weft.channels.Cells.State.CLOSED;
 import static dev.weft.channels.Cells.State.DONE;
 import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
 import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
@@ -87,7 +88,10 @@ final class Withdrawal {
      * that value with the error. Nothing here allocates.
      */
 
-    /** Gives up cell {@code i} of {@code seg} for a send hit by an error; idempotent. */
+    /**
+     * Gives up cell {@code i} of {@code seg} for a send hit by an error, or for a try-send that
+     * found room only after the close; idempotent.
+     */
     static void abandonSendCell(ChannelState ch, Segment seg, int i, Object waiter) {
         while (true) {
             Object st = seg.lvState(i);
@@ -105,7 +109,7 @@ final class Withdrawal {
                 }
                 continue;
             }
-            if (st == BROKEN || st == BREAKING || st == INTERRUPTED_RCV || st == INTERRUPTING_RCV) {
+            if (st == BROKEN || st == BREAKING || st == INTERRUPTED_RCV || st == INTERRUPTING_RCV || st == CLOSED) {
                 seg.spElement(i, null);
             }
             return; // delivered (BUFFERED, DONE), or a cell we never wrote
