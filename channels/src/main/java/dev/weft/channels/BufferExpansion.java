@@ -39,9 +39,10 @@ final class BufferExpansion {
             long id = b / SIZE;
             if (s <= b) {
                 // no sender in that cell yet: mark it passed (see passReceiverCell)
+                Faults.at(Faults.EXPAND_PASSING);
                 Segment found = seg.id == id ? seg : ch.findSegment(POINTER_BUFFER_END, seg, id);
-                if (found != null && found.id == id) {
-                    passReceiverCell(found, (int) (b % SIZE));
+                if (found != null && found.id == id && !passReceiverCell(found, (int) (b % SIZE))) {
+                    continue; // its sender withdrew: the cell holds no value, count the next one
                 }
                 return;
             }
@@ -67,25 +68,33 @@ final class BufferExpansion {
      * receiver that then waits there wraps itself in WaiterEB) or wrap its waiter (a waiting
      * receiver), so that a receiver withdrawing from it later counts it as cleaned (see {@link
      * Withdrawal#onReceiverCellWithdrawn}); count it now if its receiver already withdrew.
+     *
+     * @return whether the cell counts as buffer space; false when its sender, which claimed it
+     *     after this expansion read the sender count, withdrew from it while it was still EMPTY (an
+     *     Error, or a late try-send that found the channel closed): {@link
+     *     Withdrawal#abandonSendCell} then leaves the counting of the next cell to this expansion,
+     *     as it does for one that has yet to reach the cell
      */
-    private static void passReceiverCell(Segment seg, int i) {
+    private static boolean passReceiverCell(Segment seg, int i) {
         while (true) {
             Object st = seg.lvState(i);
             if (st == null) {
                 if (seg.casState(i, null, IN_BUFFER)) {
-                    return;
+                    return true;
                 }
+            } else if (st == INTERRUPTED_SEND) {
+                return false;
             } else if (Cells.receiverWithdrew(st)) {
                 seg.onCellCleaned();
-                return;
+                return true;
             } else if (st == CLAIMED) {
                 Thread.onSpinWait(); // held by a running thread for a few steps, never while waiting
             } else if (Cells.isWaiter(st) && !(st instanceof Cells.WaiterEB)) {
                 if (seg.casState(i, st, new Cells.WaiterEB(st))) {
-                    return;
+                    return true;
                 }
             } else {
-                return; // a sender arrived meanwhile: it completes the cell
+                return true; // a sender arrived meanwhile and completes the cell, or it is counted
             }
         }
     }

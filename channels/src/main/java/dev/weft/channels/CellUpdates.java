@@ -46,17 +46,20 @@ final class CellUpdates {
      *
      * @param waiter the waiting thread or registering select, or {@code null} for a try-send
      * @param self the registering select (then {@code waiter} is that select), or {@code null}
+     * @param late a try-send that claimed its cell beyond the room it had seen: it reports the
+     *     close instead of buffering once the channel is closed ({@link
+     *     ChannelState#closedForLateTrySend})
      * @return {@link Result#DONE}, {@link Result#INSTALLED}, {@link Result#FAILED}, {@link
      *     Result#CLOSED}, {@link Result#NO_WAITER} or {@link Result#HELPED}
      */
     static Result updateCellSendSlow(
-            ChannelState ch, Segment seg, int i, long s, Object waiter, SelectOp self) {
+            ChannelState ch, Segment seg, int i, long s, Object waiter, SelectOp self, boolean late) {
         int step = 0;
         while (true) {
             Object st = seg.lvState(i);
             if (st == null) {
                 if (ch.bufferOrRendezvous(s)) {
-                    if (waiter == null && ch.closedForTrySend()) {
+                    if (late && ch.closedForLateTrySend()) {
                         return withdrawClosedTrySend(ch, seg, i);
                     }
                     if (seg.casState(i, null, BUFFERED)) {
@@ -73,7 +76,7 @@ final class CellUpdates {
                 continue;
             }
             if (st == IN_BUFFER) {
-                if (waiter == null && ch.closedForTrySend()) {
+                if (late && ch.closedForLateTrySend()) {
                     return withdrawClosedTrySend(ch, seg, i);
                 }
                 if (seg.casState(i, IN_BUFFER, BUFFERED)) {
@@ -128,9 +131,9 @@ final class CellUpdates {
     }
 
     /**
-     * A try-send found room for its cell only after the close ({@link
-     * ChannelState#closedForTrySend}): it gives the cell up as a failed try-send does, keeping the
-     * buffer end right, and reports the close. The cell's receiver, if one comes, skips it.
+     * A late try-send found room for its cell only after the close ({@link
+     * ChannelState#closedForLateTrySend}): it gives the cell up, keeping the buffer end right, and
+     * reports the close. The cell's receiver, if one comes, skips it.
      */
     private static Result withdrawClosedTrySend(ChannelState ch, Segment seg, int i) {
         Withdrawal.abandonSendCell(ch, seg, i, null);

@@ -281,8 +281,11 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      */
     private Object doSend(Object value, long timeout, SelectOp op, int k)
             throws InterruptedException {
+        long room = Long.MAX_VALUE; // a try-send's cells below it had room when it looked
         if (op == null && timeout == 0L) {
-            if (!canSendNow()) {
+            long s0 = lvSenders() & COUNT_MASK; // first (see trySendRoom)
+            room = trySendRoom();
+            if (s0 >= room) {
                 ChannelClosed c = closedForSend();
                 return c != null ? c : NOT_SENT;
             }
@@ -307,7 +310,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
             Result res;
             try {
                 Faults.at(Faults.SEND_CLAIMED);
-                res = updateCellSend(seg, i, s, value, waiter, op);
+                res = updateCellSend(seg, i, s, value, waiter, op, waiter == null && s >= room);
                 if (res == Result.INSTALLED && op == null) {
                     res = awaitSend(seg, i, (Thread) waiter, timeout);
                 }
@@ -343,8 +346,12 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      * Processes cell {@code i} of {@code seg} for the sender of cell {@code s}, whose element is
      * {@code value}: the fast path (an empty cell that takes the value at once); the rest is in
      * {@link CellUpdates#updateCellSendSlow}.
+     *
+     * @param late a try-send that claimed its cell beyond the room it had seen: it must not buffer
+     *     its value once the channel is closed ({@link ChannelState#closedForLateTrySend})
      */
-    private Result updateCellSend(Segment seg, int i, long s, Object value, Object waiter, SelectOp self) {
+    private Result updateCellSend(
+            Segment seg, int i, long s, Object value, Object waiter, SelectOp self, boolean late) {
         if (lvCloseReason() != null && errorBeforeCommit() != null) {
             return Result.CLOSED; // the error's sweep closes the cell and wakes its receiver
         }
@@ -352,11 +359,11 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         seg.spElement(i, value);
         if (seg.lvState(i) == null
                 && bufferOrRendezvous(s)
-                && (waiter != null || !closedForTrySend())
+                && (!late || !closedForLateTrySend())
                 && seg.casState(i, null, BUFFERED)) {
             return Result.DONE;
         }
-        return CellUpdates.updateCellSendSlow(this, seg, i, s, waiter, self);
+        return CellUpdates.updateCellSendSlow(this, seg, i, s, waiter, self, late);
     }
 
     /** Waits as the sender of the cell; returns DONE, CLOSED or NO_WAITER (timed out). */

@@ -88,9 +88,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>send that buffers: the CAS to BUFFERED. Send meeting a waiting receiver: the CAS of the
  *       receiver's state to DONE (or of its select to Selected). A waiting send: the CAS that moves
- *       it to DONE or BUFFERED, made by its receiver or by buffer expansion. A try-send that buffers:
- *       its read of the closed bits after it found room ({@link #closedForTrySend}); if they are
- *       set it withdraws from its cell and reports the close.
+ *       it to DONE or BUFFERED, made by its receiver or by buffer expansion. A try-send that
+ *       claimed a cell within the room it read before its claim ({@link #trySendRoom}): its claim
+ *       (the FAA), also when its CAS comes after a close. One that claimed beyond that room (a
+ *       concurrent sender took it): its read of the closed bits after it found room ({@link
+ *       #closedForLateTrySend}); if they are set it withdraws from its cell and reports the close.
+ *       A try-send that meets a waiting receiver takes effect with it at its claim: that receiver
+ *       installed itself in the cell before the claim (a receiver that comes later finds the
+ *       sender on its way and does not wait there).
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
  *       select to Selected); for a waiting receive, the partner's CAS that completes it.
  *   <li>Exception to the two above, in error: a send that read no error and a receive whose FAA
@@ -112,8 +117,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>done: the atomic OR of the closed bits into {@code senders} (by the closing thread, or by
  *       whoever read the close reason first, see {@link #setClosedBits}); an error sets them too,
  *       right after its own linearization point. Sends that claimed a cell before it still complete
- *       for done (unless their receiver poisoned the cell or their segment did not exist yet: then
- *       they are refused, as if they came after the close), and are woken with the error for
+ *       for done (unless their receiver poisoned the cell or their segment did not exist yet, or
+ *       they are try-sends that claimed beyond the room they had seen: then they are refused, as
+ *       if they came after the close), and are woken with the error for
  *       error; receivers of cells at or beyond the sender count at that moment ({@code closedAt})
  *       see the channel closed.
  *   <li>{@code isClosedForSend}: the read of the bits. {@code isClosedForReceive} has <em>no</em>
@@ -267,13 +273,20 @@ abstract class ChannelState extends ChannelCounters {
     }
 
     /**
-     * Whether a send would complete without waiting now (used by try-sends). The sender count is
-     * read first: when the answer is no, then at the moment receivers is read both conditions
-     * fail (senders only grows, bufferEnd read later is at least its value then).
+     * For a try-send, before it claims a cell: the cells below the returned bound had room (below
+     * the buffer end) or a receiver on its way (below the receiver count) when it was read, so a
+     * try-send that then claims such a cell takes effect at its claim, open (its FAA returned no
+     * closed bit) and with room; {@code Long.MAX_VALUE} for an unlimited channel. The caller reads
+     * the sender count {@code s0} first: when {@code s0 >= bound}, then at the moment the receiver
+     * count is read there was neither room nor a receiver for the next cell (senders only grows,
+     * and the buffer end read later is at least its value then), and the try-send fails there.
      */
-    final boolean canSendNow() {
-        long s = lvSenders() & COUNT_MASK;
-        return capacity == UNLIMITED || s < lvReceiverCount() || (capacity > 0 && s < lvBufferEnd());
+    final long trySendRoom() {
+        if (capacity == UNLIMITED) {
+            return Long.MAX_VALUE;
+        }
+        long r = lvReceiverCount();
+        return capacity > 0 ? Math.max(r, lvBufferEnd()) : r;
     }
 
     /**
@@ -287,17 +300,17 @@ abstract class ChannelState extends ChannelCounters {
     }
 
     /**
-     * Whether a try-send that found room for its cell ({@link #bufferOrRendezvous}) must report the
-     * channel closed instead of buffering its value: the closed bits are set. A try-send has to
-     * take effect at one moment inside its call, and room that it finds after the close may have
-     * been made by a receive that came after the close (the buffer end moves with every receive).
-     * Seeing room and then no closed bits gives that moment: the read of the bits, when the room
-     * exists (it only grows) and the channel is open. Seeing the bits, reporting the close is
-     * right as well: the close came before the read. An unlimited channel has room for every cell
-     * at the claim itself, which is then the moment, so its try-sends never ask.
+     * Whether a try-send that claimed a cell beyond the room it had seen ({@link #trySendRoom}:
+     * another sender took that room first) and has now found room for it ({@link
+     * #bufferOrRendezvous}) must report the channel closed instead of buffering its value: the
+     * closed bits are set. That room may have been made by a receive that came after the close
+     * (the buffer end moves with every receive), and a try-send has to take effect at one moment
+     * inside its call. Seeing room and then no closed bits gives that moment: the read of the
+     * bits, when the room exists (it only grows) and the channel is open. Seeing the bits,
+     * reporting the close is right as well: the close came before the read.
      */
-    final boolean closedForTrySend() {
-        return capacity != UNLIMITED && (lvSenders() & CLOSED_BIT) != 0;
+    final boolean closedForLateTrySend() {
+        return (lvSenders() & CLOSED_BIT) != 0;
     }
 
     /**

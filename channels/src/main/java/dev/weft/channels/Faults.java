@@ -43,6 +43,11 @@ final class Faults {
      * to refuse it if the select is still registering).
      */
     static final String EXPAND_MEETS_SELECT = "expand.meets.select";
+    /**
+     * Buffer expansion moved the buffer end past a cell whose sender had not claimed it when the
+     * expansion read the sender count, and has not yet marked the cell passed.
+     */
+    static final String EXPAND_PASSING = "expand.passing";
     /** A select has just registered (or completed) one clause. */
     static final String SELECT_REGISTERED = "select.registered";
 

@@ -51,15 +51,19 @@ public interface Sink<T> extends CloseableChannel {
      * and the select registers again. Like jox's and kotlinx's, it is not linearizable under
      * contention. It may fail although space is being freed at that moment: a concurrent receive
      * took a value and has not yet moved the buffer end. And it counts a concurrent send that
-     * has claimed its place but not yet completed as occupying the buffer, while a concurrent
+     * has claimed its place but not yet completed as occupying the buffer (that send may then
+     * still fail, for example when a receiver gives up waiting for it), while a concurrent
      * {@link Source#tryReceive()} may not see that send's value yet. It does not fail because a
      * concurrent receive gave a cell up without taking a value: in a buffered channel that receive
-     * moves the buffer end on before the cell's sender goes on. It never reports a value sent
-     * that it could only place after a concurrent close returned: a try-send that claimed its
-     * place before the close and finds room only once the channel is closed reports the close,
-     * and the value is not delivered (on a bounded channel; an unlimited channel has room for it
-     * at its claim, and then delivers it). Do not use it in a spin loop
-     * instead of {@link #send(Object)}: on virtual threads, two loops of {@code trySend} and
+     * moves the buffer end on before the cell's sender goes on.
+     *
+     * <p>Around a concurrent close it takes effect inside its call. If the place it claims had
+     * room (or a waiting receiver) when it checked, and the channel was open at the claim, it
+     * sends, even if the close returns before it finishes. If another sender took that room first
+     * and it finds room only later, it sends only if the channel is still open then; otherwise it
+     * reports the close (a receive that came after a close must not make room for it).
+     *
+     * <p>Do not use it in a spin loop instead of {@link #send(Object)}: on virtual threads, two loops of {@code trySend} and
      * {@code Thread.yield()} can keep both carriers of a two-core machine, so that the receivers
      * they wait for, although runnable, never run (seen on JDK 25 with the default scheduler,
      * without any channel involved). Wait with {@link #send(Object)}, a timed send or a select.

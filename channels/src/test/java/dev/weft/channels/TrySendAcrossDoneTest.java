@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -174,6 +172,28 @@ class TrySendAcrossDoneTest {
         assertEquals(List.of(100), drain(ch));
     }
 
+    /**
+     * A try-send that claimed a cell within the room it had seen takes effect at its claim, before
+     * the close: held there across {@code done()}, it still sends, and the value is received.
+     */
+    @ParameterizedTest(name = "capacity {0}")
+    @CsvSource({"1", "3"})
+    void claimedWithinItsRoomStillSends(int capacity) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        Holds holds = new Holds();
+        Object[] outcome = new Object[1];
+        Thread sender = Thread.ofPlatform().unstarted(() -> outcome[0] = Forked.outcome(() -> ch.trySend(100)));
+        Gate claimed = holds.at(sender, Faults.SEND_CLAIMED);
+        sender.start();
+        assertTrue(claimed.awaitHeld());
+        assertNull(ch.doneOrClosed());
+        claimed.releaseAndAwaitLeft();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(Boolean.TRUE, outcome[0], "the try-send had room at its claim\n" + ch.dumpCells());
+        assertEquals(List.of(100), drain(ch));
+    }
+
     /** Receives until the channel reports done; the values in order. */
     private static List<Object> drain(Channel<Integer> ch) throws InterruptedException {
         List<Object> values = new ArrayList<>();
@@ -182,27 +202,5 @@ class TrySendAcrossDoneTest {
             values.add(r);
         }
         return values;
-    }
-
-    /** One probe that holds each (thread, point) pair at its first arrival, at its own gate. */
-    private static final class Holds {
-        private final Map<String, Gate> gates = new ConcurrentHashMap<>();
-        private final Map<String, Boolean> passed = new ConcurrentHashMap<>();
-
-        Holds() {
-            Faults.probe = point -> {
-                String key = Thread.currentThread().threadId() + "@" + point;
-                Gate g = gates.get(key);
-                if (g != null && passed.putIfAbsent(key, Boolean.TRUE) == null) {
-                    g.hold();
-                }
-            };
-        }
-
-        Gate at(Thread thread, String point) {
-            Gate g = new Gate();
-            gates.put(thread.threadId() + "@" + point, g);
-            return g;
-        }
     }
 }

@@ -32,8 +32,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(
         id = "-1, -3, -1, -1",
         expect = ACCEPTABLE_INTERESTING,
-        desc = "the second saw the first's claim as a full buffer, and the first then found the close:"
-                + " a try-send may fail while another send is in flight")
+        desc = "the second saw the first's claim as a full buffer; the receive after the close gave up"
+                + " waiting for the first, which then found the close: a try-send may fail while another"
+                + " send is in flight")
 @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "two values sent into a buffer of one with no receive before the close")
 @State
 public class TrySendsAcrossDoneBuffered1 {
