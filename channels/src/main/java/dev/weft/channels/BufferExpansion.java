@@ -41,7 +41,18 @@ final class BufferExpansion {
                 // no sender in that cell yet: mark it passed (see passReceiverCell)
                 Faults.at(Faults.EXPAND_PASSING);
                 Segment found = seg.id == id ? seg : ch.findSegment(POINTER_BUFFER_END, seg, id);
-                if (found != null && found.id == id && !passReceiverCell(found, (int) (b % SIZE))) {
+                if (found == null) {
+                    return; // closed list: no sender can claim the cell any more
+                }
+                seg = found;
+                if (found.id != id) {
+                    // the cell's segment was removed, so its sender withdrew (only this expansion
+                    // could count a receiver's withdrawal there, see passReceiverCell), and so did
+                    // the senders of the cells up to the next segment: count from there
+                    ch.casBufferEnd(b + 1, found.id * SIZE);
+                    continue;
+                }
+                if (!passReceiverCell(found, (int) (b % SIZE))) {
                     continue; // its sender withdrew: the cell holds no value, count the next one
                 }
                 return;

@@ -94,8 +94,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       concurrent sender took it): its read of the closed bits after it found room ({@link
  *       #closedForLateTrySend}); if they are set it withdraws from its cell and reports the close.
  *       A try-send that meets a waiting receiver takes effect with it at its claim: that receiver
- *       installed itself in the cell before the claim (a receiver that comes later finds the
- *       sender on its way and does not wait there).
+ *       read the sender count, found no sender for its cell and so decided to wait, before the
+ *       claim (a receiver that comes later finds the sender on its way and does not wait there).
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
  *       select to Selected); for a waiting receive, the partner's CAS that completes it.
  *   <li>Exception to the two above, in error: a send that read no error and a receive whose FAA

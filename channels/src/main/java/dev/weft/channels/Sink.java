@@ -58,10 +58,13 @@ public interface Sink<T> extends CloseableChannel {
      * moves the buffer end on before the cell's sender goes on.
      *
      * <p>Around a concurrent close it takes effect inside its call. If the place it claims had
-     * room (or a waiting receiver) when it checked, and the channel was open at the claim, it
-     * sends, even if the close returns before it finishes. If another sender took that room first
-     * and it finds room only later, it sends only if the channel is still open then; otherwise it
-     * reports the close (a receive that came after a close must not make room for it).
+     * room, or a receiver that had already claimed it, when it checked, it takes effect at its
+     * claim: a {@code done()} that returns before it finishes does not refuse it, unless that
+     * receiver gives up waiting for it first (then it reports the close, as if it came after it).
+     * If another sender took that room first and it finds room only later, it sends only if the
+     * channel is still open then; otherwise it reports the close (a receive that came after a
+     * close must not make room for it). An {@code error()} that comes before it has written its
+     * value makes it report the error.
      *
      * <p>Do not use it in a spin loop instead of {@link #send(Object)}: on virtual threads, two loops of {@code trySend} and
      * {@code Thread.yield()} can keep both carriers of a two-core machine, so that the receivers
