@@ -48,6 +48,11 @@ final class Faults {
      * expansion read the sender count, and has not yet marked the cell passed.
      */
     static final String EXPAND_PASSING = "expand.passing";
+    /**
+     * A publisher's subscription thread found its subscription not cancelled and has not yet read
+     * the demand.
+     */
+    static final String PUBLISHER_NOT_CANCELLED = "publisher.not.cancelled";
     /** A select has just registered (or completed) one clause. */
     static final String SELECT_REGISTERED = "select.registered";
 

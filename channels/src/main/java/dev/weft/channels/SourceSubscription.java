@@ -120,12 +120,15 @@ final class SourceSubscription<T> implements Flow.Subscription, Runnable {
             if (cancelled) {
                 return false;
             }
+            Faults.at(Faults.PUBLISHER_NOT_CANCELLED);
             if (invalidRequest <= 0L) {
                 signalInvalidRequest(s);
                 return false;
             }
             if (demand.get() > 0L) {
-                return true;
+                // read again: a request made after a cancel (a no-op, rule 3.6) may be what this
+                // thread saw, and then it sees that cancel too (it came first in that caller)
+                return !cancelled;
             }
             ChannelClosed c = source.closedForReceive();
             if (c != null) {

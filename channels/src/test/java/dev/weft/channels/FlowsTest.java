@@ -130,6 +130,48 @@ class FlowsTest {
         assertNull(r.signals.poll());
     }
 
+    /**
+     * Rule 3.6: a request after a cancel is a no-op, also when the cancel and the request land
+     * while the publisher's thread is between its cancel check and its demand check and the
+     * source holds a value (TCK {@code required_spec306_afterSubscriptionIsCancelledRequestMustBeNops},
+     * failed once in CI at stop 23: the thread had found the subscription not cancelled, then saw
+     * the demand of the later request and passed the source's value on).
+     */
+    @Test
+    void requestAfterCancelIsANoOpAlsoInsideTheDemandCheck() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newBufferedChannel(4);
+        ch.send(0);
+        Recorder<Integer> r = new Recorder<>();
+        java.util.concurrent.CountDownLatch reached = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicBoolean holding = new AtomicBoolean();
+        Faults.probe = point -> {
+            if (point.equals(Faults.PUBLISHER_NOT_CANCELLED) && holding.compareAndSet(false, true)) {
+                reached.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try {
+            Flows.publisher(ch).subscribe(r);
+            assertEquals("subscribed", r.next());
+            assertTrue(reached.await(PATIENCE_S, TimeUnit.SECONDS), "the publisher did not check for a cancel");
+            r.subscription.cancel();
+            r.subscription.request(1);
+            release.countDown();
+            Thread pump = ((SourceSubscription<?>) r.subscription).thread();
+            assertTrue(pump.join(Forked.PATIENCE), "the publisher's thread did not stop");
+            assertNull(r.signals.poll(), "a signal after cancel and request");
+            assertEquals(0, ch.tryReceive(), "the value stays in the channel");
+        } finally {
+            Faults.probe = null;
+        }
+    }
+
     @Test
     void secondSubscriberIsRejected() throws Exception {
         Channel<Integer> ch = Channel.newBufferedChannel(4);
