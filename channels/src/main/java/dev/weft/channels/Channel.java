@@ -345,10 +345,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     /**
      * Processes cell {@code i} of {@code seg} for the sender of cell {@code s}, whose element is
      * {@code value}: the fast path (an empty cell that takes the value at once); the rest is in
-     * {@link CellUpdates#updateCellSendSlow}.
-     *
-     * @param late a try-send that claimed its cell beyond the room it had seen: it must not buffer
-     *     its value once the channel is closed ({@link ChannelState#closedForLateTrySend})
+     * {@link CellUpdates#updateCellSendSlow}, which documents {@code late}.
      */
     private Result updateCellSend(
             Segment seg, int i, long s, Object value, Object waiter, SelectOp self, boolean late) {
@@ -574,11 +571,6 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     }
 
     // ---- misc ---------------------------------------------------------------------------------
-
-    /** {@code Channel@<identity hash>}, for one-line messages. */
-    static String shortName(Channel<?> ch) {
-        return ch == null ? "null" : "Channel@" + Integer.toHexString(System.identityHashCode(ch));
-    }
 
     /**
      * Dumps the counters and the cell states of the reachable segments (at most 16), for

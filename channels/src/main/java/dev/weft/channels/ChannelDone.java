@@ -18,6 +18,6 @@ public record ChannelDone(Channel<?> channel) implements ChannelClosed {
      */
     @Override
     public String toString() {
-        return "ChannelDone[channel=" + Channel.shortName(channel) + "]";
+        return "ChannelDone[channel=" + Descriptions.shortName(channel) + "]";
     }
 }

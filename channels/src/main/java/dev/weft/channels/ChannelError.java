@@ -20,6 +20,6 @@ public record ChannelError(Throwable cause, Channel<?> channel) implements Chann
      */
     @Override
     public String toString() {
-        return "ChannelError[cause=" + cause + ", channel=" + Channel.shortName(channel) + "]";
+        return "ChannelError[cause=" + cause + ", channel=" + Descriptions.shortName(channel) + "]";
     }
 }

@@ -64,4 +64,9 @@ final class Descriptions {
         }
         return sb.toString();
     }
+
+    /** {@code Channel@<identity hash>}, for one-line messages. */
+    static String shortName(Channel<?> ch) {
+        return ch == null ? "null" : "Channel@" + Integer.toHexString(System.identityHashCode(ch));
+    }
 }
