@@ -34,22 +34,22 @@ for round in $(seq 1 "$rounds"); do
     jar=$before; [ "$ver" = after ] && jar=$after
     for b in $scenarios; do
       case $b in
-        rdv) args=(RendezvousBenchmark) ;;
-        buf) args=(BufferedBenchmark -p capacity=16) ;;
-        sel) args=(SelectBenchmark -p clauses=2) ;;
-        sel1) args=(SelectBenchmark -p clauses=1) ;;
-        b100) args=(BufferedBenchmark -p capacity=100) ;;
-        ch16) args=(ChainedBenchmark -p capacity=16) ;;
-        ch100) args=(ChainedBenchmark -p capacity=100) ;;
-        par16) args=(ParallelBenchmark -p capacity=16) ;;
-        par100) args=(ParallelBenchmark -p capacity=100) ;;
-        c256) args=(ContentionBenchmark -p shape=256x256) ;;
-        c16x1) args=(ContentionBenchmark -p shape=16x1) ;;
-        chn) args=(ChainedBenchmark -p capacity=0) ;;
-        con) args=(ContentionBenchmark -p shape=16x16) ;;
-        c2) args=(ContentionBenchmark -p shape=2x2) ;;
-        prdv) args=(PlatformRendezvousBenchmark) ;;
-        pbuf) args=(PlatformBufferedBenchmark -p capacity=16) ;;
+        rdv) args=('\.RendezvousBenchmark\.') ;;
+        buf) args=('\.BufferedBenchmark\.' -p capacity=16) ;;
+        sel) args=('\.SelectBenchmark\.' -p clauses=2) ;;
+        sel1) args=('\.SelectBenchmark\.' -p clauses=1) ;;
+        b100) args=('\.BufferedBenchmark\.' -p capacity=100) ;;
+        ch16) args=('\.ChainedBenchmark\.' -p capacity=16) ;;
+        ch100) args=('\.ChainedBenchmark\.' -p capacity=100) ;;
+        par16) args=('\.ParallelBenchmark\.' -p capacity=16) ;;
+        par100) args=('\.ParallelBenchmark\.' -p capacity=100) ;;
+        c256) args=('\.ContentionBenchmark\.' -p shape=256x256) ;;
+        c16x1) args=('\.ContentionBenchmark\.' -p shape=16x1) ;;
+        chn) args=('\.ChainedBenchmark\.' -p capacity=0) ;;
+        con) args=('\.ContentionBenchmark\.' -p shape=16x16) ;;
+        c2) args=('\.ContentionBenchmark\.' -p shape=2x2) ;;
+        prdv) args=('\.PlatformRendezvousBenchmark\.') ;;
+        pbuf) args=('\.PlatformBufferedBenchmark\.' -p capacity=16) ;;
         *) echo "unknown scenario $b" >&2; exit 2 ;;
       esac
       "$java" -jar "$jar" "${args[@]}" -p impl=weft "${opts[@]}" -rf json -rff "$out/r-$ver-$round-$b.json" > /dev/null
@@ -71,8 +71,11 @@ res = {}
 for f in glob.glob(out + '/r-*.json'):
     _, ver, rnd, b = f.rsplit('/', 1)[1][:-5].split('-')
     d = json.load(open(f))
-    if d:
-        res.setdefault(b, {}).setdefault(ver, []).extend(fork_means(d[0]))
+    if len(d) != 1:
+        # one scenario per file: a pattern that matches more than one benchmark (e.g. the noisy
+        # and platform variants of a class name) would otherwise be reported under the wrong name
+        sys.exit(f'{f}: {len(d)} benchmark results, expected 1: {[r["benchmark"] for r in d]}')
+    res.setdefault(b, {}).setdefault(ver, []).extend(fork_means(d[0]))
 print('| scenario | before ns (fork means) | after ns (fork means) | median before | median after | after/before | 95% bootstrap CI |')
 print('|---|---|---|--:|--:|--:|---|')
 for b in names:
