@@ -3,12 +3,15 @@
 # Rendezvous, Buffered 16, Select 2 clauses, Chained 0 and Contention 16x16 (SCENARIOS picks
 # others: rdv buf sel chn con, c2 for Contention 2x2, prdv and pbuf for the platform-thread
 # Rendezvous and Buffered 16, e.g. SCENARIOS="prdv pbuf"; sel1 for Select 1 clause, b100 for
-# Buffered 100, ch16/ch100 and par16/par100 for Chained and Parallel at capacity 16 and 100, c256
+# Buffered 100 (b1, b2, b4, b8 for capacities 1 to 8), ch16/ch100 and par16/par100 for Chained and Parallel at capacity 16 and 100, c256
 # and c16x1 for Contention 256x256 and 16->1). Forks alternate
 # between the two jars (before, after, before, ...), ROUNDS forks each (default 5), and the
 # report gives the median of the fork means and a 95% bootstrap interval of the ratio.
 # Both versions have the same class names, so this is a sequence of one-fork JMH runs, not one
 # JMH run. Run it on a quiet machine and nothing else meanwhile.
+# BEFORE_JVM_ARGS and AFTER_JVM_ARGS add JVM options to one side's forks (JMH -jvmArgsAppend), so
+# one jar can be compared with itself under a tuning property, e.g.
+#   AFTER_JVM_ARGS=-Dweft.spins.virtual=0 bench/compare-versions.sh X.jar X.jar
 #
 #   bench/compare-versions.sh BEFORE.jar AFTER.jar [OUTDIR]
 # Build a jar of another commit with: git worktree add /tmp/old <commit> &&
@@ -31,7 +34,9 @@ else
 fi
 for round in $(seq 1 "$rounds"); do
   for ver in before after; do
-    jar=$before; [ "$ver" = after ] && jar=$after
+    jar=$before; jvm=${BEFORE_JVM_ARGS:-}
+    [ "$ver" = after ] && jar=$after && jvm=${AFTER_JVM_ARGS:-}
+    extra=(); [ -n "$jvm" ] && extra=(-jvmArgsAppend "$jvm")
     for b in $scenarios; do
       case $b in
         rdv) args=('\.RendezvousBenchmark\.') ;;
@@ -39,6 +44,10 @@ for round in $(seq 1 "$rounds"); do
         sel) args=('\.SelectBenchmark\.' -p clauses=2) ;;
         sel1) args=('\.SelectBenchmark\.' -p clauses=1) ;;
         b100) args=('\.BufferedBenchmark\.' -p capacity=100) ;;
+        b1) args=('\.BufferedBenchmark\.' -p capacity=1) ;;
+        b2) args=('\.BufferedBenchmark\.' -p capacity=2) ;;
+        b4) args=('\.BufferedBenchmark\.' -p capacity=4) ;;
+        b8) args=('\.BufferedBenchmark\.' -p capacity=8) ;;
         ch16) args=('\.ChainedBenchmark\.' -p capacity=16) ;;
         ch100) args=('\.ChainedBenchmark\.' -p capacity=100) ;;
         par16) args=('\.ParallelBenchmark\.' -p capacity=16) ;;
@@ -52,7 +61,7 @@ for round in $(seq 1 "$rounds"); do
         pbuf) args=('\.PlatformBufferedBenchmark\.' -p capacity=16) ;;
         *) echo "unknown scenario $b" >&2; exit 2 ;;
       esac
-      "$java" -jar "$jar" "${args[@]}" -p impl=weft "${opts[@]}" -rf json -rff "$out/r-$ver-$round-$b.json" > /dev/null
+      "$java" -jar "$jar" "${args[@]}" -p impl=weft "${opts[@]}" ${extra[@]+"${extra[@]}"} -rf json -rff "$out/r-$ver-$round-$b.json" > /dev/null
     done
     echo "round $round $ver done, load $(cut -d' ' -f1 /proc/loadavg)"
   done
@@ -64,7 +73,8 @@ from stats import bootstrap_ratio, fork_means, median
 out = sys.argv[2]
 names = {'rdv': 'Rendezvous', 'buf': 'Buffered 16', 'sel': 'Select 2 clauses', 'chn': 'Chained 0 (10k)',
          'con': 'Contention 16x16', 'c2': 'Contention 2x2', 'prdv': 'Platform rendezvous', 'pbuf': 'Platform buffered 16',
-         'sel1': 'Select 1 clause', 'b100': 'Buffered 100', 'ch16': 'Chained 16 (10k)', 'ch100': 'Chained 100 (10k)',
+         'sel1': 'Select 1 clause', 'b100': 'Buffered 100', 'b1': 'Buffered 1', 'b2': 'Buffered 2',
+         'b4': 'Buffered 4', 'b8': 'Buffered 8', 'ch16': 'Chained 16 (10k)', 'ch100': 'Chained 100 (10k)',
          'par16': 'Parallel 16 (10k)', 'par100': 'Parallel 100 (10k)', 'c256': 'Contention 256x256',
          'c16x1': 'Contention 16->1'}
 res = {}

@@ -150,8 +150,11 @@ abstract class ChannelState extends ChannelCounters {
         InternalHooks.install();
     }
 
-    /** How this channel's waiters (and selects whose first clause is on it) spin before parking. */
-    final Waiting.Spin spin = new Waiting.Spin();
+    /**
+     * How this channel's waiters (and selects whose first clause is on it) spin before parking:
+     * see {@link Waiting#virtualSpinCeiling}.
+     */
+    final Waiting.Spin spin;
 
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     final int capacity;
@@ -195,6 +198,7 @@ abstract class ChannelState extends ChannelCounters {
         super(new Segment(0, null, capacity > 0 ? 3 : 2), capacity, capacity > 0);
         this.capacity = capacity;
         this.name = name;
+        this.spin = new Waiting.Spin(Waiting.virtualSpinCeiling(capacity));
     }
 
     /** The buffer capacity: 0 for rendezvous, -1 for unlimited. */

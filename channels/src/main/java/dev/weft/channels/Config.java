@@ -12,8 +12,18 @@ final class Config {
     /** Cells per segment, {@code weft.segmentSize} (default 32; tests use 1 or 2). */
     static final int SEGMENT_SIZE = intProperty("weft.segmentSize", 32, 1, 1024);
 
-    /** The ceiling of a virtual thread's spin budget, {@code weft.spins.virtual} (default 256). */
+    /**
+     * The ceiling of a virtual thread's spin budget, {@code weft.spins.virtual} (default 256),
+     * except in channels with a large buffer.
+     */
     static final int VIRTUAL_SPINS = intProperty("weft.spins.virtual", 256, 0, 1 << 20);
+
+    /**
+     * The same ceiling in a channel whose buffer holds {@code Waiting.LARGE_BUFFER} values or more,
+     * or is unlimited: {@code weft.spins.virtualBuffered} (default 0: park at once; see {@code
+     * Waiting}).
+     */
+    static final int VIRTUAL_SPINS_BUFFERED = intProperty("weft.spins.virtualBuffered", 0, 0, 1 << 20);
 
     /**
      * How long a platform thread spins before it parks, in ns: {@code weft.spinMicros.platform} us

@@ -21,6 +21,17 @@ import java.util.concurrent.locks.LockSupport;
  * so a ceiling of 0 means that virtual threads never spin before they park (the short back-off
  * waits for transient cell states still spin).
  *
+ * <p><b>In a channel with a large buffer, virtual threads park at once</b>: a buffer of {@link
+ * #LARGE_BUFFER} or more, or an unlimited one, where the ceiling is {@code
+ * weft.spins.virtualBuffered} (0 by default). When a virtual thread parks, the thread it unparked
+ * last usually runs next on the same carrier, so a producer and a consumer take turns on one
+ * carrier, each running until the buffer is full or empty: two switches per buffer's worth of
+ * values, and every cell they touch is in that core's cache. A waiter that spins instead keeps
+ * both threads on two carriers, and then every value moves between cores, which costs more than
+ * the switches it saves once a turn covers enough values. A rendezvous cannot take turns that way
+ * (each value needs both sides), nor, measurably, can a buffer of 1 to 4, so those keep the
+ * adaptive spin. Measured in {@code docs/PERFORMANCE.md} (2026-11-25).
+ *
  * <p><b>Platform threads spin for a window of time</b>, {@code weft.spinMicros.platform} (50 us
  * by default; none on a machine with one CPU, where the partner cannot run meanwhile), yielding
  * the core every 64 spins, then park. A platform thread does not occupy a carrier, and parking one
@@ -43,6 +54,21 @@ final class Waiting {
     private Waiting() {}
 
     static final int VIRTUAL_SPINS = Config.VIRTUAL_SPINS;
+
+    /** The spin ceiling of virtual waits in a channel with a large buffer (see the class javadoc). */
+    static final int VIRTUAL_SPINS_BUFFERED = Config.VIRTUAL_SPINS_BUFFERED;
+
+    /**
+     * The smallest buffer whose virtual waiters park at once by default (see the class javadoc):
+     * measured faster at 16 and 100 in both of the pair's fork modes, slower at 1, 2 and 4 (where
+     * a turn covers too few values to pay for its two switches), mixed at 8.
+     */
+    static final int LARGE_BUFFER = 16;
+
+    /** The spin ceiling of virtual waits in a channel of {@code capacity} (-1: unlimited). */
+    static int virtualSpinCeiling(int capacity) {
+        return capacity < 0 || capacity >= LARGE_BUFFER ? VIRTUAL_SPINS_BUFFERED : VIRTUAL_SPINS;
+    }
 
     /**
      * The spin budget of a new channel's first virtual wait. A smaller start (8) saves a

@@ -54,7 +54,8 @@ class SegmentSizePropertyTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"weft.spinMicros.platform=abc", "weft.spinMicros.platform=10001",
-            "weft.spinMicros.platform=-1", "weft.spins.virtual=x", "weft.spins.virtual=-1"})
+            "weft.spinMicros.platform=-1", "weft.spins.virtual=x", "weft.spins.virtual=-1",
+            "weft.spins.virtualBuffered=-1", "weft.spins.virtualBuffered=1048577"})
     void invalidSpinPropertiesFailBeforeTheFirstChannel(String setting) throws Exception {
         String out = probe("weft.segmentSize", null, "-D" + setting);
         assertTrue(!out.contains("segmentSize=") && !out.contains("works"), setting + " was accepted:\n" + out);
@@ -65,7 +66,8 @@ class SegmentSizePropertyTest {
 
     @Test
     void validSpinPropertiesAreAccepted() throws Exception {
-        String out = probe("weft.segmentSize", null, "-Dweft.spinMicros.platform=0", "-Dweft.spins.virtual=0");
+        String out = probe("weft.segmentSize", null, "-Dweft.spinMicros.platform=0", "-Dweft.spins.virtual=0",
+                "-Dweft.spins.virtualBuffered=64");
         assertTrue(out.contains("works"), out);
     }
 

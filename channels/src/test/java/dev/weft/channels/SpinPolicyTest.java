@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,6 +26,20 @@ class SpinPolicyTest {
             spin.record(true, 0);
         }
         assertEquals(Waiting.VIRTUAL_SPINS, spin.budget());
+    }
+
+    @Test
+    void virtualWaitsSpinInSmallChannelsAndParkAtOnceInChannelsWithALargeBuffer() {
+        for (Channel<Integer> ch : List.of(new Channel<Integer>(), new Channel<Integer>(1), new Channel<Integer>(15))) {
+            assertEquals(Waiting.INITIAL_SPINS, ch.spin.budget(), "capacity " + ch.capacity + " spins");
+        }
+        for (Channel<Integer> ch : List.of(new Channel<Integer>(16), new Channel<Integer>(100), Channel.<Integer>newUnlimitedChannel())) {
+            Waiting.Spin spin = ch.spin;
+            spin.record(true, 100); // a won spin (which a zero budget cannot have) does not grow it
+            for (int n = 0; n < 10_000; n++) {
+                assertEquals(0, spin.budget(), "capacity " + ch.capacity + ": no spin, not even to probe");
+            }
+        }
     }
 
     @Test
