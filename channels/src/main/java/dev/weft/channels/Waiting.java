@@ -29,8 +29,10 @@ import java.util.concurrent.locks.LockSupport;
  * values, and every cell they touch is in that core's cache. A waiter that spins instead keeps
  * both threads on two carriers, and then every value moves between cores, which costs more than
  * the switches it saves once a turn covers enough values. A rendezvous cannot take turns that way
- * (each value needs both sides), nor, measurably, can a buffer of 1 to 4, so those keep the
- * adaptive spin. Measured in {@code docs/PERFORMANCE.md} (2026-11-25).
+ * (each value needs both sides), and buffers below {@link #LARGE_BUFFER} keep the adaptive spin
+ * too (1, 2 and 4 measured slower without it, 8 mixed, the others not measured). A select waits
+ * with the policy of its first clause's channel. Measured in {@code docs/PERFORMANCE.md}
+ * (2026-11-25).
  *
  * <p><b>Platform threads spin for a window of time</b>, {@code weft.spinMicros.platform} (50 us
  * by default; none on a machine with one CPU, where the partner cannot run meanwhile), yielding
@@ -60,8 +62,9 @@ final class Waiting {
 
     /**
      * The smallest buffer whose virtual waiters park at once by default (see the class javadoc):
-     * measured faster at 16 and 100 in both of the pair's fork modes, slower at 1, 2 and 4 (where
-     * a turn covers too few values to pay for its two switches), mixed at 8.
+     * the buffered pair measured faster at 16 (in both of its fork modes) and at 100 (only its fast
+     * mode was seen), slower at 1, 2 and 4 (where a turn covers too few values to pay for its two
+     * switches), mixed at 8.
      */
     static final int LARGE_BUFFER = 16;
 
@@ -98,7 +101,10 @@ final class Waiting {
      * the estimate); written only when it changes, except the virtual budget.
      */
     static final class Spin {
-        /** The most spins of a virtual wait: {@code weft.spins.virtual}, or a test's value. */
+        /**
+         * The most spins of a virtual wait: {@link #virtualSpinCeiling} of the channel's capacity,
+         * or a test's value.
+         */
         private final int ceiling;
         private int budget;
         private boolean platformIdle;
@@ -111,6 +117,11 @@ final class Waiting {
         Spin(int ceiling) {
             this.ceiling = ceiling;
             this.budget = Math.min(INITIAL_SPINS, ceiling);
+        }
+
+        /** The most spins of a virtual wait on this channel. */
+        int ceiling() {
+            return ceiling;
         }
 
         /** The spin budget of a virtual thread's next wait. */

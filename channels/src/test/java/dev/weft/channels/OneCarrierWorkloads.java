@@ -30,8 +30,8 @@ final class OneCarrierWorkloads {
     static final class Generation {
         final Channel<Integer> r1 = Channel.newRendezvousChannel();
         final Channel<Integer> r2 = Channel.newRendezvousChannel();
-        final Channel<Integer> buffered =
-                Channel.newBufferedChannel(1 + ThreadLocalRandom.current().nextInt(4));
+        /** Capacity 1-4 (whose virtual waiters spin first) or 16 (whose waiters park at once). */
+        final Channel<Integer> buffered = Channel.newBufferedChannel(new int[] {1, 2, 3, 4, 16}[ThreadLocalRandom.current().nextInt(5)]);
         final List<Channel<Integer>> all = List.of(r1, r2, buffered);
 
         Channel<Integer> any(ThreadLocalRandom rnd) {

@@ -17,6 +17,8 @@ public final class SegmentSizeProbe {
                     throw new AssertionError("wrong value");
                 }
             }
+            System.out.println("spinCeilings=" + new Channel<Integer>(15).spin.ceiling() + ","
+                    + new Channel<Integer>(16).spin.ceiling());
             System.out.println("works");
         } catch (Throwable t) {
             for (Throwable c = t; c != null; c = c.getCause()) {

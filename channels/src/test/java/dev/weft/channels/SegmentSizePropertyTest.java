@@ -69,6 +69,7 @@ class SegmentSizePropertyTest {
         String out = probe("weft.segmentSize", null, "-Dweft.spinMicros.platform=0", "-Dweft.spins.virtual=0",
                 "-Dweft.spins.virtualBuffered=64");
         assertTrue(out.contains("works"), out);
+        assertTrue(out.contains("spinCeilings=0,64"), "each property reaches its channels:\n" + out);
     }
 
     private static String probe(String segmentSize) throws Exception {

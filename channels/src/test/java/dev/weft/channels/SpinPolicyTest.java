@@ -30,6 +30,8 @@ class SpinPolicyTest {
 
     @Test
     void virtualWaitsSpinInSmallChannelsAndParkAtOnceInChannelsWithALargeBuffer() {
+        assumeTrue(System.getProperty("weft.spins.virtual") == null
+                && System.getProperty("weft.spins.virtualBuffered") == null, "the default policy");
         for (Channel<Integer> ch : List.of(new Channel<Integer>(), new Channel<Integer>(1), new Channel<Integer>(15))) {
             assertEquals(Waiting.INITIAL_SPINS, ch.spin.budget(), "capacity " + ch.capacity + " spins");
         }
