@@ -20,10 +20,10 @@ final class Config {
 
     /**
      * The same ceiling in a channel whose buffer holds {@code Waiting.LARGE_BUFFER} values or more,
-     * or is unlimited: {@code weft.spins.virtualBuffered} (default 0: park at once; see {@code
-     * Waiting}).
+     * or is unlimited: {@code weft.spins.virtualBuffered} (default: {@link #VIRTUAL_SPINS}; 0 parks
+     * at once, see {@code Waiting}).
      */
-    static final int VIRTUAL_SPINS_BUFFERED = intProperty("weft.spins.virtualBuffered", 0, 0, 1 << 20);
+    static final int VIRTUAL_SPINS_BUFFERED = intProperty("weft.spins.virtualBuffered", VIRTUAL_SPINS, 0, 1 << 20);
 
     /**
      * How long a platform thread spins before it parks, in ns: {@code weft.spinMicros.platform} us

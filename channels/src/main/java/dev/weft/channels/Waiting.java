@@ -21,18 +21,17 @@ import java.util.concurrent.locks.LockSupport;
  * so a ceiling of 0 means that virtual threads never spin before they park (the short back-off
  * waits for transient cell states still spin).
  *
- * <p><b>In a channel with a large buffer, virtual threads park at once</b>: a buffer of {@link
- * #LARGE_BUFFER} or more, or an unlimited one, where the ceiling is {@code
- * weft.spins.virtualBuffered} (0 by default). When a virtual thread parks, the thread it unparked
- * last usually runs next on the same carrier, so a producer and a consumer take turns on one
- * carrier, each running until the buffer is full or empty: two switches per buffer's worth of
- * values, and every cell they touch is in that core's cache. A waiter that spins instead keeps
- * both threads on two carriers, and then every value moves between cores, which costs more than
- * the switches it saves once a turn covers enough values. A rendezvous cannot take turns that way
- * (each value needs both sides), and buffers below {@link #LARGE_BUFFER} keep the adaptive spin
- * too (1, 2 and 4 measured slower without it, 8 mixed, the others not measured). A select waits
- * with the policy of its first clause's channel. Measured in {@code docs/PERFORMANCE.md}
- * (2026-11-25).
+ * <p><b>Channels with a large buffer have their own ceiling</b>, {@code weft.spins.virtualBuffered}
+ * (a buffer of {@link #LARGE_BUFFER} or more, or an unlimited one; by default the same as {@code
+ * weft.spins.virtual}). Setting it to 0 makes their virtual waiters park at once. When a virtual
+ * thread parks, the thread it unparked last usually runs next on the same carrier, so a producer
+ * and a consumer take turns on one carrier, each running until the buffer is full or empty: two
+ * switches per buffer's worth of values, every cell in one core's cache. That made a buffered
+ * pair at 16 0.63x (and 0.83x in the machine's slow hours), but it made several consumers or
+ * producers on one channel up to 1.56x slower in those hours, so it is not the default. Buffers
+ * below {@link #LARGE_BUFFER} never take it (1, 2 and 4 measured 1.8-3x slower without the spin,
+ * 8 mixed). A select waits with the policy of its first clause's channel. Measured in {@code
+ * docs/PERFORMANCE.md} (2026-11-25).
  *
  * <p><b>Platform threads spin for a window of time</b>, {@code weft.spinMicros.platform} (50 us
  * by default; none on a machine with one CPU, where the partner cannot run meanwhile), yielding
@@ -61,10 +60,10 @@ final class Waiting {
     static final int VIRTUAL_SPINS_BUFFERED = Config.VIRTUAL_SPINS_BUFFERED;
 
     /**
-     * The smallest buffer whose virtual waiters park at once by default (see the class javadoc):
-     * the buffered pair measured faster at 16 (in both of its fork modes) and at 100 (only its fast
-     * mode was seen), slower at 1, 2 and 4 (where a turn covers too few values to pay for its two
-     * switches), mixed at 8.
+     * The smallest buffer that {@code weft.spins.virtualBuffered} applies to (see the class
+     * javadoc): without the spin, the buffered pair measured faster at 16 (in both of its fork
+     * modes) and at 100 (only its fast mode was seen), slower at 1, 2 and 4 (where a turn covers
+     * too few values to pay for its two switches), mixed at 8.
      */
     static final int LARGE_BUFFER = 16;
 

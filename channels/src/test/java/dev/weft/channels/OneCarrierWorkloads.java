@@ -30,7 +30,7 @@ final class OneCarrierWorkloads {
     static final class Generation {
         final Channel<Integer> r1 = Channel.newRendezvousChannel();
         final Channel<Integer> r2 = Channel.newRendezvousChannel();
-        /** Capacity 1-4 (whose virtual waiters spin first) or 16 (whose waiters park at once). */
+        /** Capacity 1-4, or 16 (whose waiters park at once in the suite's second run). */
         final Channel<Integer> buffered = Channel.newBufferedChannel(new int[] {1, 2, 3, 4, 16}[ThreadLocalRandom.current().nextInt(5)]);
         final List<Channel<Integer>> all = List.of(r1, r2, buffered);
 

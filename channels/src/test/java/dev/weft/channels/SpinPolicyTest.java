@@ -29,18 +29,21 @@ class SpinPolicyTest {
     }
 
     @Test
-    void virtualWaitsSpinInSmallChannelsAndParkAtOnceInChannelsWithALargeBuffer() {
-        assumeTrue(System.getProperty("weft.spins.virtual") == null
-                && System.getProperty("weft.spins.virtualBuffered") == null, "the default policy");
+    void channelsWithALargeBufferTakeTheirOwnCeilingWhichByDefaultIsTheSame() {
         for (Channel<Integer> ch : List.of(new Channel<Integer>(), new Channel<Integer>(1), new Channel<Integer>(15))) {
-            assertEquals(Waiting.INITIAL_SPINS, ch.spin.budget(), "capacity " + ch.capacity + " spins");
+            assertEquals(Waiting.VIRTUAL_SPINS, ch.spin.ceiling(), "capacity " + ch.capacity);
         }
         for (Channel<Integer> ch : List.of(new Channel<Integer>(16), new Channel<Integer>(100), Channel.<Integer>newUnlimitedChannel())) {
-            Waiting.Spin spin = ch.spin;
-            spin.record(true, 100); // a won spin (which a zero budget cannot have) does not grow it
-            for (int n = 0; n < 10_000; n++) {
-                assertEquals(0, spin.budget(), "capacity " + ch.capacity + ": no spin, not even to probe");
+            assertEquals(Waiting.VIRTUAL_SPINS_BUFFERED, ch.spin.ceiling(), "capacity " + ch.capacity);
+            if (Waiting.VIRTUAL_SPINS_BUFFERED == 0) { // the second run of the suite (see channels/pom.xml)
+                ch.spin.record(true, 100); // a won spin (which a zero budget cannot have) does not grow it
+                for (int n = 0; n < 10_000; n++) {
+                    assertEquals(0, ch.spin.budget(), "capacity " + ch.capacity + ": no spin, not even to probe");
+                }
             }
+        }
+        if (System.getProperty("weft.spins.virtualBuffered") == null) {
+            assertEquals(Waiting.VIRTUAL_SPINS, Waiting.VIRTUAL_SPINS_BUFFERED, "the default follows weft.spins.virtual");
         }
     }
 
