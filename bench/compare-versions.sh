@@ -3,8 +3,8 @@
 # Rendezvous, Buffered 16, Select 2 clauses, Chained 0 and Contention 16x16 (SCENARIOS picks
 # others: rdv buf sel chn con, c2 for Contention 2x2, prdv and pbuf for the platform-thread
 # Rendezvous and Buffered 16, e.g. SCENARIOS="prdv pbuf"; sel1 for Select 1 clause, b100 for
-# Buffered 100 (b1, b2, b4, b8 for capacities 1 to 8), ch16/ch100 and par16/par100 for Chained and Parallel at capacity 16 and 100, c256
-# and c16x1 for Contention 256x256 and 16->1). Forks alternate
+# Buffered 100 (b1, b2, b4, b8 for capacities 1 to 8), ch16/ch100 and par16/par100 for Chained
+# and Parallel at capacity 16 and 100, c256 and c16x1 for Contention 256x256 and 16->1). Forks alternate
 # between the two jars (before, after, before, ...), ROUNDS forks each (default 5), and the
 # report gives the median of the fork means and a 95% bootstrap interval of the ratio.
 # Both versions have the same class names, so this is a sequence of one-fork JMH runs, not one
