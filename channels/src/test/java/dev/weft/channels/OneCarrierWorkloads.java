@@ -26,12 +26,16 @@ final class OneCarrierWorkloads {
     /** Returned by a select whose default clause was selected. */
     static final Object DEFAULT = new Object();
 
+    /** The capacities a generation's buffered channel is drawn from. */
+    private static final int[] BUFFER_CAPACITIES = {1, 2, 3, 4, 16};
+
     /** One set of channels; the closer closes it and installs a fresh one. */
     static final class Generation {
         final Channel<Integer> r1 = Channel.newRendezvousChannel();
         final Channel<Integer> r2 = Channel.newRendezvousChannel();
         /** Capacity 1-4, or 16 (whose waiters park at once in the suite's second run). */
-        final Channel<Integer> buffered = Channel.newBufferedChannel(new int[] {1, 2, 3, 4, 16}[ThreadLocalRandom.current().nextInt(5)]);
+        final Channel<Integer> buffered = Channel.newBufferedChannel(
+                BUFFER_CAPACITIES[ThreadLocalRandom.current().nextInt(BUFFER_CAPACITIES.length)]);
         final List<Channel<Integer>> all = List.of(r1, r2, buffered);
 
         Channel<Integer> any(ThreadLocalRandom rnd) {

@@ -33,7 +33,9 @@ class SpinPolicyTest {
         for (Channel<Integer> ch : List.of(new Channel<Integer>(), new Channel<Integer>(1), new Channel<Integer>(15))) {
             assertEquals(Waiting.VIRTUAL_SPINS, ch.spin.ceiling(), "capacity " + ch.capacity);
         }
-        for (Channel<Integer> ch : List.of(new Channel<Integer>(16), new Channel<Integer>(100), Channel.<Integer>newUnlimitedChannel())) {
+        List<Channel<Integer>> large =
+                List.of(new Channel<Integer>(16), new Channel<Integer>(100), Channel.<Integer>newUnlimitedChannel());
+        for (Channel<Integer> ch : large) {
             assertEquals(Waiting.VIRTUAL_SPINS_BUFFERED, ch.spin.ceiling(), "capacity " + ch.capacity);
             if (Waiting.VIRTUAL_SPINS_BUFFERED == 0) { // the second run of the suite (see channels/pom.xml)
                 ch.spin.record(true, 100); // a won spin (which a zero budget cannot have) does not grow it
@@ -43,7 +45,8 @@ class SpinPolicyTest {
             }
         }
         if (System.getProperty("weft.spins.virtualBuffered") == null) {
-            assertEquals(Waiting.VIRTUAL_SPINS, Waiting.VIRTUAL_SPINS_BUFFERED, "the default follows weft.spins.virtual");
+            assertEquals(Waiting.VIRTUAL_SPINS, Waiting.VIRTUAL_SPINS_BUFFERED,
+                    "the default follows weft.spins.virtual");
         }
     }
 
