@@ -350,7 +350,8 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     private Result updateCellSend(
             Segment seg, int i, long s, Object value, Object waiter, SelectOp self, boolean late) {
         if (lvCloseReason() != null && errorBeforeCommit() != null) {
-            return Result.CLOSED; // the error's sweep closes the cell and wakes its receiver
+            Closing.closeOwnSendCell(this, seg, i); // the sweep may never see this cell
+            return Result.CLOSED;
         }
         Faults.at(Faults.SEND_COMMITTING);
         seg.spElement(i, value);

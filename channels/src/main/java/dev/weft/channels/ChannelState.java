@@ -363,7 +363,9 @@ abstract class ChannelState extends ChannelCounters {
      * Read by every sender after it claimed its cell and before it changes it (buffers, waits, or
      * completes a waiting receiver), and by a select helping a Pending pair before it commits:
      * {@code null} when the channel is not in error; otherwise the error, after making sure its
-     * bits are set, and the caller must not touch the cell (the error's sweep closes it).
+     * bits are set, and the caller must not commit in the cell: a sender closes it ({@link
+     * Closing#closeOwnSendCell}, since the error's sweep may never reach it), a helping select
+     * releases its Pending partner, which then reads the cell again as its sender.
      *
      * <p>Why this makes {@code error()} atomic, the receivers' side being decided by their FAA on
      * {@code receivers}:
@@ -375,8 +377,9 @@ abstract class ChannelState extends ChannelCounters {
      *       #receiversLimit} bounds the receiver count by {@code errorAt}), or room in the buffer
      *       (only receivers from before the error and withdrawals move the buffer end). Its send
      *       then takes effect just before the error's OR, even if its CAS comes later. Otherwise
-     *       it waits, and the sweep wakes it with the error. A sender that reads the error reports
-     *       it; if it came before the bit, it sets the bit first.
+     *       it waits, and the sweep wakes it with the error. A sender that reads the error closes
+     *       its own cell, waking a receiver waiting there, and reports it; if it came before the
+     *       bit, it sets the bit first.
      *   <li>A receiver whose FAA returned no {@code ERROR_BIT} came before the error, so it keeps
      *       a value buffered in its cell: the sweep leaves buffered values in cells below {@code
      *       errorAt} (it still wakes a sender waiting there with the error, and that receiver then

@@ -50,17 +50,39 @@ final class Closing {
             for (int i = 0; i < SIZE; i++) {
                 long g = seg.id * SIZE + i;
                 if (g >= from) {
-                    closeCell(ch, seg, i, g < claimedBelow);
+                    closeCell(ch, seg, i, g < claimedBelow, true);
                 }
             }
         }
     }
 
     /**
+     * A sender that claimed cell {@code i} of {@code seg} and then read the error ({@link
+     * ChannelState#errorBeforeCommit}) closes its own cell, as the sweep does, before it reports
+     * the error. The sweep alone is not enough: it starts from the oldest segment that a pointer
+     * references, and while this sender was on its way from its claim to its cell, the other
+     * pairs may have moved every pointer past the cell's segment. A receiver waiting in the cell
+     * would then stay parked for ever (stop 24's known problem;
+     * ErrorWakesWaiterBehindThePointersTest). Receivers need no such step: a receiver that reads
+     * the error from its FAA leaves a cell at or beyond {@code errorAt}, and the receiver pointer
+     * never passes such a cell, since only receivers from before the error move it. The sender
+     * and the sweep may both close the cell; whoever comes second finds it CLOSED.
+     *
+     * <p>The sender never waits for a registering select here (it may be a registering select
+     * itself, and a plain operation never waits for one): it refuses the registration, and the
+     * select registers that clause again, which then finds the error.
+     */
+    static void closeOwnSendCell(ChannelState ch, Segment seg, int i) {
+        closeCell(ch, seg, i, false, false);
+    }
+
+    /**
      * @param claimed whether the cell's receiver is already on its way: a value buffered there is
      *     then left for it (that send and receive linearize before the close)
+     * @param sweeping the closing thread's sweep, which waits for a registering select (see
+     *     below); otherwise the cell's own sender, which refuses it ({@link #closeOwnSendCell})
      */
-    private static void closeCell(ChannelState ch, Segment seg, int i, boolean claimed) {
+    private static void closeCell(ChannelState ch, Segment seg, int i, boolean claimed, boolean sweeping) {
         int step = 0;
         while (true) {
             Object st = seg.lvState(i);
@@ -103,6 +125,11 @@ final class Closing {
                 continue;
             }
             if (os == Result.DONE) {
+                return;
+            }
+            if (SelectOp.isLocked(os) && !sweeping) {
+                SelectMeeting.killCell(ch, seg, i, st, false); // a receive registration: this is a sender's cell
+                op.requestReregistration();
                 return;
             }
             if (SelectOp.isLocked(os)) {
