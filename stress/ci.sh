@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# CI entry point for the stress module (called from .ci/run); 5.5-9 minutes on 2 cores (measured):
+# CI entry point for the stress module (called from .ci/run); 6.5-10 minutes on 2 cores (measured):
 #   1. jcstress, -m sanity, every scenario at the default segment size (32);
 #   2. jcstress, -m sanity, with 1-cell segments (-jvmArgsPrepend -Dweft.segmentSize=1), on the
 #      subset of scenarios whose race involves segment boundaries or cell cleanup (TINY below);
-#   3. stress/run.sh ci (randomized stress at segment sizes 32, 1, 2 + memory boundedness).
+#   3. stress/run.sh ci (randomized stress at segment sizes 32, 1, 2, closing vs looping pairs,
+#      memory boundedness).
 # The Lincheck model-checking tests run as JUnit tests of this module inside ./mvnw verify.
 # Exits non-zero if any jcstress scenario fails or errors, or the stress run fails.
 # Reports go to stress/target/jcstress-default and stress/target/jcstress-tiny.
