@@ -3,6 +3,8 @@ package dev.weft.channels;
 import static dev.weft.channels.Cells.State.BUFFERED;
 import static dev.weft.channels.Cells.State.CLOSED;
 import static dev.weft.channels.Cells.State.DONE;
+import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
+import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -350,7 +352,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     private Result updateCellSend(
             Segment seg, int i, long s, Object value, Object waiter, SelectOp self, boolean late) {
         if (lvCloseReason() != null && errorBeforeCommit() != null) {
-            Closing.closeOwnSendCell(this, seg, i); // the sweep may never see this cell
+            Closing.closeOwnSendCell(this, seg, i, waiter instanceof Thread); // the sweep may never see it
             return Result.CLOSED;
         }
         Faults.at(Faults.SEND_COMMITTING);
@@ -364,7 +366,10 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         return CellUpdates.updateCellSendSlow(this, seg, i, s, waiter, self, late);
     }
 
-    /** Waits as the sender of the cell; returns DONE, CLOSED or NO_WAITER (timed out). */
+    /**
+     * Waits as the sender of the cell; returns DONE, CLOSED, NO_WAITER (timed out) or FAILED (the
+     * receiver of the cell was hit by an Error and withdrew this send: see {@link Withdrawal}).
+     */
     private Result awaitSend(Segment seg, int i, Thread me, long timeout) throws InterruptedException {
         Object st = Waiting.awaitInCell(this, seg, i, me, timeout, true);
         if (st == null) {
@@ -373,6 +378,9 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         if (st == CLOSED) {
             seg.spElement(i, null);
             return Result.CLOSED;
+        }
+        if (st == INTERRUPTED_SEND) {
+            return Result.FAILED; // our receiver was hit by an Error and withdrew us: try another cell
         }
         return Result.DONE; // the cell is DONE or BUFFERED
     }
@@ -455,7 +463,10 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         return CellUpdates.updateCellReceiveSlow(this, seg, i, r, waiter, self);
     }
 
-    /** Waits as the receiver of the cell; returns the value, CLOSED or NO_WAITER (timed out). */
+    /**
+     * Waits as the receiver of the cell; returns the value, CLOSED, NO_WAITER (timed out) or
+     * FAILED (the sender of the cell was hit by an Error and withdrew this receive).
+     */
     private Object awaitReceive(Segment seg, int i, Thread me, long timeout)
             throws InterruptedException {
         Object st = Waiting.awaitInCell(this, seg, i, me, timeout, false);
@@ -464,6 +475,9 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         }
         if (st == CLOSED) {
             return Result.CLOSED;
+        }
+        if (st == INTERRUPTED_RCV) {
+            return Result.FAILED; // our sender was hit by an Error and withdrew us: try another cell
         }
         // DONE: the sender left its element in the slot
         Object v = seg.lpElement(i);

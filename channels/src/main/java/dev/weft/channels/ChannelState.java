@@ -131,7 +131,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Closing first records the reason, then sets the closed bits (losers of a concurrent close set
  * them too before returning), then closes the segment list so no segment can be appended, then
  * sweeps: from the oldest segment still referenced, it wakes waiting receivers of cells at or
- * beyond the final sender count (done), or every waiter and buffered value (error).
+ * beyond the final sender count (done), or every waiter and buffered value it finds (error). A
+ * waiting receiver in a cell behind that segment is woken by its own sender, which claimed the
+ * cell before the error and reads the error before it touches the cell ({@link
+ * Closing#closeOwnSendCell}).
  */
 abstract class ChannelState extends ChannelCounters {
     static final int SIZE = Segment.SIZE;
@@ -364,8 +367,9 @@ abstract class ChannelState extends ChannelCounters {
      * completes a waiting receiver), and by a select helping a Pending pair before it commits:
      * {@code null} when the channel is not in error; otherwise the error, after making sure its
      * bits are set, and the caller must not commit in the cell: a sender closes it ({@link
-     * Closing#closeOwnSendCell}, since the error's sweep may never reach it), a helping select
-     * releases its Pending partner, which then reads the cell again as its sender.
+     * Closing#closeOwnSendCell}, since the error's sweep may never reach it); a select helping a
+     * Pending partner does not complete that rendezvous and releases the partner, which reads its
+     * cell again.
      *
      * <p>Why this makes {@code error()} atomic, the receivers' side being decided by their FAA on
      * {@code receivers}:

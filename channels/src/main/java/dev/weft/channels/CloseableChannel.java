@@ -10,7 +10,8 @@ package dev.weft.channels;
  * They never wait for another operation to make progress (a waiting operation is woken, not
  * waited for), with one exception: {@code done()} or {@code error()} that meets the registration
  * of a {@link Select} that is still registering its other clauses parks until that select stops
- * registering (its own work, which includes registering again clauses that other operations
+ * registering (so does a blocking send that claimed its cell before an {@code error()} and finds
+ * such a registration there after it) (its own work, which includes registering again clauses that other operations
  * refused meanwhile; it never waits for the closing thread). If the select then waits, the close
  * completes it with this channel's close; if it completed or timed out meanwhile, the close
  * leaves it. A registration that another operation refused before the close is not met by the
@@ -20,7 +21,9 @@ package dev.weft.channels;
  * (an earlier clause may still win: the select is biased), with one known gap: a refusal that
  * lands while the select is inside the registration of that later clause (running, descheduled,
  * or parked there until another select stops registering), when that clause then completes with
- * a partner that arrived after the close returned. (A virtual thread that calls {@code done()} while pinned to its carrier, inside a
+ * a partner that arrived after the close returned. (A try-send or a select's send clause that
+ * claimed its cell before an {@code error()} and reads the error after it refuses a registering
+ * select it finds there, instead of waiting: such a refusal falls under the same gap.) (A virtual thread that calls {@code done()} while pinned to its carrier, inside a
  * native frame or a class initializer, then blocks that carrier while it waits.) {@code
  * isClosedForSend()} and {@code isClosedForReceive()} never park. The
  * only other waits are spins for another thread's next few instructions, during which that

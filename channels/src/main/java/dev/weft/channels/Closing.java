@@ -66,23 +66,28 @@ final class Closing {
      * ErrorWakesWaiterBehindThePointersTest). Receivers need no such step: a receiver that reads
      * the error from its FAA leaves a cell at or beyond {@code errorAt}, and the receiver pointer
      * never passes such a cell, since only receivers from before the error move it. The sender
-     * and the sweep may both close the cell; whoever comes second finds it CLOSED.
+     * and the sweep may both come to the cell; whoever comes second finds it final (CLOSED, or
+     * INTERRUPTED_RCV / BROKEN if the receiver withdrew, poisoned it or was refused).
      *
-     * <p>The sender never waits for a registering select here (it may be a registering select
-     * itself, and a plain operation never waits for one): it refuses the registration, and the
-     * select registers that clause again, which then finds the error.
+     * <p>A select still registering in the cell: a plain blocking send ({@code mayWait}) waits
+     * for it to stop registering, as the sweep does, and then closes its registration, so this
+     * path keeps the close's bias. A try-send or a select's send clause never waits for a
+     * registering select (a registering select waiting for another could deadlock): it refuses
+     * the registration, and the select registers that clause again and then finds the error,
+     * unless a later clause completes first (the known gap in {@link CloseableChannel}'s
+     * javadoc).
      */
-    static void closeOwnSendCell(ChannelState ch, Segment seg, int i) {
-        closeCell(ch, seg, i, false, false);
+    static void closeOwnSendCell(ChannelState ch, Segment seg, int i, boolean mayWait) {
+        closeCell(ch, seg, i, false, mayWait);
     }
 
     /**
      * @param claimed whether the cell's receiver is already on its way: a value buffered there is
      *     then left for it (that send and receive linearize before the close)
-     * @param sweeping the closing thread's sweep, which waits for a registering select (see
-     *     below); otherwise the cell's own sender, which refuses it ({@link #closeOwnSendCell})
+     * @param mayWait whether to wait for a select that is still registering (the sweep, a plain
+     *     send); otherwise its registration is refused ({@link #closeOwnSendCell})
      */
-    private static void closeCell(ChannelState ch, Segment seg, int i, boolean claimed, boolean sweeping) {
+    private static void closeCell(ChannelState ch, Segment seg, int i, boolean claimed, boolean mayWait) {
         int step = 0;
         while (true) {
             Object st = seg.lvState(i);
@@ -127,7 +132,7 @@ final class Closing {
             if (os == Result.DONE) {
                 return;
             }
-            if (SelectOp.isLocked(os) && !sweeping) {
+            if (SelectOp.isLocked(os) && !mayWait) {
                 SelectMeeting.killCell(ch, seg, i, st, false); // a receive registration: this is a sender's cell
                 op.requestReregistration();
                 return;

@@ -162,8 +162,9 @@ final class Waiting {
      * partner came first (then the operation completes normally and the interrupt stays visible).
      * Records a JFR {@code dev.weft.ChannelWait} event when enabled.
      *
-     * @return the state that ended the wait (DONE, BUFFERED or CLOSED), or {@code null} when it
-     *     timed out and withdrew
+     * @return the state that ended the wait (DONE, BUFFERED or CLOSED; or INTERRUPTED_SEND /
+     *     INTERRUPTED_RCV when the partner was hit by an Error and withdrew this waiter), or {@code
+     *     null} when it timed out and withdrew
      * @throws InterruptedException when interrupted and withdrawn
      */
     static Object awaitInCell(ChannelState ch, Segment seg, int i, Thread me, long timeout, boolean send)

@@ -3,12 +3,15 @@ package dev.weft.channels;
 import static dev.weft.channels.Cells.State.BREAKING;
 import static dev.weft.channels.Cells.State.BROKEN;
 import static dev.weft.channels.Cells.State.BUFFERED;
+import static dev.weft.channels.Cells.State.CLAIMED;
 import static dev.weft.channels.Cells.State.CLOSED;
 import static dev.weft.channels.Cells.State.DONE;
 import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
 import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
 import static dev.weft.channels.Cells.State.INTERRUPTING_RCV;
 import static dev.weft.channels.Cells.State.IN_BUFFER;
+
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A party gives up its cell: a waiter after an interrupt or timeout, a try-operation that found no
@@ -85,14 +88,25 @@ final class Withdrawal {
      * sender or receiver stays in the channel and the partner of that cell retries elsewhere. A
      * send that already buffered or handed over its value keeps that effect (the value is
      * delivered). A receive that already took a value, or whose cell already holds one, loses
-     * that value with the error. Nothing here allocates.
+     * that value with the error. A partner already waiting in the cell is withdrawn on its behalf,
+     * exactly as its own interrupt or timeout would withdraw it ({@link #withdrawWaiter}, or
+     * {@link SelectMeeting#killCell} for a select's registration), and woken: a thread then finds
+     * its cell withdrawn and tries again in another cell (Channel.awaitSend, awaitReceive), a
+     * select registers that clause again. Before, the partner stayed parked in a cell that nobody
+     * would ever fill, and even done() did not wake it (ErrorInsideOperationTest). Nothing here
+     * allocates.
      */
 
     /**
      * Gives up cell {@code i} of {@code seg} for a send hit by an error, or for a try-send that
-     * found room only after the close; idempotent.
+     * found room only after the close; idempotent. Such a try-send read its cell EMPTY or
+     * IN_BUFFER, but a receiver that decided to wait before the try-send's claim may install its
+     * waiter before this reads the cell again (review of 094094d): it is withdrawn and woken like
+     * the partner of an operation hit by an Error, tries again, and finds the close (before, it
+     * stayed parked, and a done() did not wake it: its cell is below the close's sender count).
      */
     static void abandonSendCell(ChannelState ch, Segment seg, int i, Object waiter) {
+        int step = 0;
         while (true) {
             Object st = seg.lvState(i);
             if (st == null || st == IN_BUFFER || (waiter != null && Cells.holds(st, waiter))) {
@@ -111,13 +125,58 @@ final class Withdrawal {
             }
             if (st == BROKEN || st == BREAKING || st == INTERRUPTED_RCV || st == INTERRUPTING_RCV || st == CLOSED) {
                 seg.spElement(i, null);
+                return;
             }
-            return; // delivered (BUFFERED, DONE), or a cell we never wrote
+            if (st instanceof Cells.State) {
+                if (st == CLAIMED) {
+                    step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
+                    continue;
+                }
+                return; // delivered (BUFFERED, DONE)
+            }
+            if (withdrawPartner(ch, seg, i, st, false)) {
+                seg.spElement(i, null); // our element, if we wrote it, goes to nobody
+                return;
+            }
         }
+    }
+
+    /**
+     * Withdraws the partner waiting in cell {@code i} of {@code seg} (state {@code st}: a thread
+     * or a select registration, maybe as WaiterEB) for an operation hit by an Error in that cell,
+     * as the partner's own withdrawal would, and wakes it (see above).
+     *
+     * @param send whether the partner is a sender
+     * @return false if the cell changed meanwhile (nothing was done)
+     */
+    private static boolean withdrawPartner(ChannelState ch, Segment seg, int i, Object st, boolean send) {
+        Object w = Cells.unwrap(st);
+        if (w instanceof Thread t) {
+            if (!seg.casState(i, st, send ? INTERRUPTED_SEND : INTERRUPTED_RCV)) {
+                return false;
+            }
+            if (send) {
+                onSenderCellWithdrawn(ch, seg, i, st);
+            } else {
+                onReceiverCellWithdrawn(ch, seg, i, st);
+            }
+            LockSupport.unpark(t);
+            return true;
+        }
+        SelectOp op = (SelectOp) w;
+        if (!seg.casState(i, st, CLAIMED)) {
+            return false;
+        }
+        SelectMeeting.killCell(ch, seg, i, st, send);
+        if (!SelectOp.isTerminal(op.lvState())) {
+            op.requestReregistration(); // WAITING or registering: it registers this clause again
+        }
+        return true;
     }
 
     /** Gives up cell {@code i} of {@code seg} for a receive hit by an error; idempotent. */
     static void abandonReceiveCell(ChannelState ch, Segment seg, int i, Object waiter) {
+        int step = 0;
         while (true) {
             Object st = seg.lvState(i);
             boolean ours = waiter != null && Cells.holds(st, waiter);
@@ -144,8 +203,18 @@ final class Withdrawal {
             }
             if (st == DONE) {
                 seg.spElement(i, null); // a value handed to us: lost with the error
+                return;
             }
-            return;
+            if (st instanceof Cells.State) {
+                if (st == CLAIMED) {
+                    step = Waiting.backoff(step); // CLAIMED is transient (see Waiting.backoff)
+                    continue;
+                }
+                return; // a cell whose sender gave up, or closed
+            }
+            if (withdrawPartner(ch, seg, i, st, true)) {
+                return; // the waiting sender sends its value in another cell
+            }
         }
     }
 }

@@ -157,4 +157,61 @@ class ErrorInsideOperationTest {
         Forked<Object> done = Forked.virtual(ch::doneOrClosed);
         assertNull(done.get(PATIENCE));
     }
+    /**
+     * A send hit after claiming the cell in which a receiver already waits: the receiver must not
+     * stay parked in a cell whose sender is gone (before, {@code abandonSendCell} left it there,
+     * later sends went to later cells, and even {@code done()} did not wake it: its cell is below
+     * the close's sender count). It retries in another cell, as if it had withdrawn, and gets the
+     * next value.
+     */
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void sendHitWhileItsReceiverWaitsLeavesTheReceiverWaitingForTheNextValue(Capacity capacity) throws Exception {
+        Channel<String> ch = capacity.newChannel();
+        Forked<String> r = Forked.virtual(ch::receive).awaitBlocked();
+        Forked<String> plainSelect = Forked.virtual(() -> Select.select(ch.receiveClause(), Channel.<String>newRendezvousChannel().receiveClause()))
+                .awaitBlocked();
+        failAt(Faults.SEND_CLAIMED, 1);
+        assertThrows(StackOverflowError.class, () -> ch.send("lost"));
+        failAt(Faults.SEND_CLAIMED, 1);
+        assertThrows(StackOverflowError.class, () -> ch.send("lost too"));
+        Faults.probe = null;
+        within(() -> {
+            ch.send("after");
+            ch.send("after too");
+            return null;
+        });
+        Object first = r.get(PATIENCE);
+        Object second = plainSelect.get(PATIENCE);
+        assertEquals(java.util.Set.of("after", "after too"), java.util.Set.of(first, second),
+                "both receivers get one of the later values");
+        assertNull(ch.tryReceive(), "nothing else was delivered");
+        assertNull(within(ch::doneOrClosed));
+    }
+
+    /**
+     * The mirror image: a receive hit after claiming the cell in which a sender already waits.
+     * The sender must not stay parked in a cell whose receiver is gone; it sends its value in
+     * another cell, to the next receiver. Only a rendezvous channel gets there this way: in a
+     * buffered one, the receives that make room move the waiting senders into the buffer first.
+     */
+    @org.junit.jupiter.api.Test
+    void receiveHitWhileItsSenderWaitsLeavesTheSenderSendingToTheNextReceiver() throws Exception {
+        Channel<String> ch = Channel.newRendezvousChannel();
+        Forked<Void> s = Forked.run(ThreadKind.VIRTUAL, () -> ch.send("waiting")).awaitBlocked();
+        Forked<Object> selectSend = Forked.virtual(() -> Select.<Object>select(ch.sendClause("waiting too"),
+                Channel.<String>newRendezvousChannel().receiveClause())).awaitBlocked();
+        failAt(Faults.RECEIVE_CLAIMED, 1);
+        assertThrows(StackOverflowError.class, ch::receive);
+        failAt(Faults.RECEIVE_CLAIMED, 1);
+        assertThrows(StackOverflowError.class, ch::receive);
+        Faults.probe = null;
+        Object first = within(ch::receive);
+        Object second = within(ch::receive);
+        assertEquals(java.util.Set.of("waiting", "waiting too"), java.util.Set.of(first, second),
+                "the waiting senders send to the later receivers");
+        s.get(PATIENCE);
+        selectSend.get(PATIENCE);
+        assertNull(within(ch::doneOrClosed));
+    }
 }

@@ -79,15 +79,18 @@ class ErrorWakesWaiterBehindThePointersTest {
         assertInstanceOf(ChannelError.class, sent[0], "the sender read the error before its cell");
         assertInstanceOf(ChannelError.class, received[0], "the receive reports the error");
     }
+
     /**
      * The same interleaving, with a select that is still registering (held after its clause on
-     * the channel, before its second clause) when the sender of its cell reads the error: the
-     * sender must not wait for it (it refuses the registration) and the select, asked to register
-     * that clause again, reports the error.
+     * the channel, before its second clause) when the sender of its cell reads the error. A plain
+     * send waits until the select stops registering, as the sweep would, then completes the
+     * select with the error. A try-send never waits: it refuses the registration, and the select,
+     * asked to register that clause again, finds the error.
      */
-    @ParameterizedTest(name = "capacity {0}, {1} threads")
-    @CsvSource({"0, VIRTUAL", "1, PLATFORM", "-1, VIRTUAL"})
-    void theSenderRefusesARegisteringSelectWhichThenReportsTheError(int capacity, ThreadKind kind)
+    @ParameterizedTest(name = "capacity {0}, {1} threads, try-send {2}")
+    @CsvSource({"0, VIRTUAL, false", "1, PLATFORM, false", "-1, VIRTUAL, false",
+        "0, VIRTUAL, true", "1, PLATFORM, true", "-1, VIRTUAL, true"})
+    void aRegisteringSelectInTheCellEndsWithTheError(int capacity, ThreadKind kind, boolean trySend)
             throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<Integer> ch = capacity < 0 ? Channel.newUnlimitedChannel() : Channel.newBufferedChannel(capacity);
@@ -96,7 +99,8 @@ class ErrorWakesWaiterBehindThePointersTest {
         Object[] sent = new Object[1];
         Thread selecting = kind.builder().unstarted(
                 () -> received[0] = Forked.outcome(() -> Select.selectOrClosed(ch.receiveClause(), idle.receiveClause())));
-        Thread sender = kind.builder().unstarted(() -> sent[0] = Forked.outcome(() -> ch.sendOrClosed(100)));
+        Thread sender = kind.builder().unstarted(
+                () -> sent[0] = Forked.outcome(() -> trySend ? ch.trySendOrClosed(100) : ch.sendOrClosed(100)));
         Holds holds = new Holds();
         Gate selectGate = holds.at(selecting, Faults.SELECT_REGISTERED);
         Gate senderGate = holds.at(sender, Faults.SEND_CLAIMED);
@@ -107,13 +111,19 @@ class ErrorWakesWaiterBehindThePointersTest {
         movePointersPastSegmentZero(ch, capacity, kind);
 
         assertNull(ch.errorOrClosed(BOOM), "the error closes the channel");
-        senderGate.release();
-        sender.join(TimeUnit.SECONDS.toMillis(60));
-        assertFalse(sender.isAlive(), "the sender waits for the registering select:\n" + Forked.stack(sender));
+        senderGate.releaseAndAwaitLeft();
+        if (trySend) {
+            sender.join(TimeUnit.SECONDS.toMillis(60));
+            assertFalse(sender.isAlive(), "the try-send waits for the registering select:\n" + Forked.stack(sender));
+        } else {
+            assertTrue(Forked.awaitBlockedOrDone(sender), "the plain send waits for the registering select");
+        }
         selectGate.release();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
         selecting.join(TimeUnit.SECONDS.toMillis(20));
         assertFalse(selecting.isAlive(), "the select is still waiting after error():\n"
                 + Forked.stack(selecting) + "\n" + ch.dumpCells());
+        assertFalse(sender.isAlive(), "the sender did not finish:\n" + Forked.stack(sender));
         assertInstanceOf(ChannelError.class, sent[0], "the sender read the error before its cell");
         assertInstanceOf(ChannelError.class, received[0], "the select reports the error");
     }
