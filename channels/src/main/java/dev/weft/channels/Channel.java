@@ -1,10 +1,7 @@
 package dev.weft.channels;
 
 import static dev.weft.channels.Cells.State.BUFFERED;
-import static dev.weft.channels.Cells.State.CLOSED;
 import static dev.weft.channels.Cells.State.DONE;
-import static dev.weft.channels.Cells.State.INTERRUPTED_RCV;
-import static dev.weft.channels.Cells.State.INTERRUPTED_SEND;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -314,7 +311,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 Faults.at(Faults.SEND_CLAIMED);
                 res = updateCellSend(seg, i, s, value, waiter, op, waiter == null && s >= room);
                 if (res == Result.INSTALLED && op == null) {
-                    res = awaitSend(seg, i, (Thread) waiter, timeout);
+                    res = Waiting.awaitSend(this, seg, i, (Thread) waiter, timeout);
                 }
             } catch (Error | RuntimeException e) {
                 Withdrawal.abandonSendCell(this, seg, i, waiter); // see Withdrawal
@@ -367,25 +364,6 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
     }
 
     /**
-     * Waits as the sender of the cell; returns DONE, CLOSED, NO_WAITER (timed out) or FAILED (the
-     * receiver of the cell was hit by an Error and withdrew this send: see {@link Withdrawal}).
-     */
-    private Result awaitSend(Segment seg, int i, Thread me, long timeout) throws InterruptedException {
-        Object st = Waiting.awaitInCell(this, seg, i, me, timeout, true);
-        if (st == null) {
-            return Result.NO_WAITER;
-        }
-        if (st == CLOSED) {
-            seg.spElement(i, null);
-            return Result.CLOSED;
-        }
-        if (st == INTERRUPTED_SEND) {
-            return Result.FAILED; // our receiver was hit by an Error and withdrew us: try another cell
-        }
-        return Result.DONE; // the cell is DONE or BUFFERED
-    }
-
-    /**
      * The receive loop, for plain receives and for registering select clause {@code k} of {@code
      * op} (LOCKED by the current thread; then {@code timeout} is ignored).
      *
@@ -427,7 +405,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 Faults.at(Faults.RECEIVE_CLAIMED);
                 res = updateCellReceive(seg, i, r, waiter, op);
                 if (res == Result.INSTALLED && op == null) {
-                    res = awaitReceive(seg, i, (Thread) waiter, timeout);
+                    res = Waiting.awaitReceive(this, seg, i, (Thread) waiter, timeout);
                 }
             } catch (Error | RuntimeException e) {
                 Withdrawal.abandonReceiveCell(this, seg, i, waiter);
@@ -461,28 +439,6 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
             return CellUpdates.takeValue(this, seg, i);
         }
         return CellUpdates.updateCellReceiveSlow(this, seg, i, r, waiter, self);
-    }
-
-    /**
-     * Waits as the receiver of the cell; returns the value, CLOSED, NO_WAITER (timed out) or
-     * FAILED (the sender of the cell was hit by an Error and withdrew this receive).
-     */
-    private Object awaitReceive(Segment seg, int i, Thread me, long timeout)
-            throws InterruptedException {
-        Object st = Waiting.awaitInCell(this, seg, i, me, timeout, false);
-        if (st == null) {
-            return Result.NO_WAITER;
-        }
-        if (st == CLOSED) {
-            return Result.CLOSED;
-        }
-        if (st == INTERRUPTED_RCV) {
-            return Result.FAILED; // our sender was hit by an Error and withdrew us: try another cell
-        }
-        // DONE: the sender left its element in the slot
-        Object v = seg.lpElement(i);
-        seg.spElement(i, null);
-        return v;
     }
 
     // ---- closing ------------------------------------------------------------------------------

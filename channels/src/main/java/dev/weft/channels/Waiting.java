@@ -157,6 +157,48 @@ final class Waiting {
     }
 
     /**
+     * Waits as the sender of the cell; returns DONE, CLOSED, NO_WAITER (timed out) or FAILED (the
+     * receiver of the cell was hit by an Error and withdrew this send: see {@link Withdrawal}).
+     */
+    static Result awaitSend(ChannelState ch, Segment seg, int i, Thread me, long timeout)
+            throws InterruptedException {
+        Object st = awaitInCell(ch, seg, i, me, timeout, true);
+        if (st == null) {
+            return Result.NO_WAITER;
+        }
+        if (st == Cells.State.CLOSED) {
+            seg.spElement(i, null);
+            return Result.CLOSED;
+        }
+        if (st == Cells.State.INTERRUPTED_SEND) {
+            return Result.FAILED; // our receiver was hit by an Error and withdrew us: try another cell
+        }
+        return Result.DONE; // the cell is DONE or BUFFERED
+    }
+
+    /**
+     * Waits as the receiver of the cell; returns the value, CLOSED, NO_WAITER (timed out) or
+     * FAILED (the sender of the cell was hit by an Error and withdrew this receive).
+     */
+    static Object awaitReceive(ChannelState ch, Segment seg, int i, Thread me, long timeout)
+            throws InterruptedException {
+        Object st = awaitInCell(ch, seg, i, me, timeout, false);
+        if (st == null) {
+            return Result.NO_WAITER;
+        }
+        if (st == Cells.State.CLOSED) {
+            return Result.CLOSED;
+        }
+        if (st == Cells.State.INTERRUPTED_RCV) {
+            return Result.FAILED; // our sender was hit by an Error and withdrew us: try another cell
+        }
+        // DONE: the sender left its element in the slot
+        Object v = seg.lpElement(i);
+        seg.spElement(i, null);
+        return v;
+    }
+
+    /**
      * Waits as the sender ({@code send}) or receiver in cell {@code i} of {@code seg} of {@code ch}
      * until a partner or closing changes it; on interrupt or timeout withdraws from it, unless the
      * partner came first (then the operation completes normally and the interrupt stays visible).

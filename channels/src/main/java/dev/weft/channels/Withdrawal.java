@@ -91,7 +91,7 @@ final class Withdrawal {
      * that value with the error. A partner already waiting in the cell is withdrawn on its behalf,
      * exactly as its own interrupt or timeout would withdraw it ({@link #withdrawWaiter}, or
      * {@link SelectMeeting#killCell} for a select's registration), and woken: a thread then finds
-     * its cell withdrawn and tries again in another cell (Channel.awaitSend, awaitReceive), a
+     * its cell withdrawn and tries again in another cell ({@link Waiting#awaitSend}, {@link Waiting#awaitReceive}), a
      * select registers that clause again. Before, the partner stayed parked in a cell that nobody
      * would ever fill, and even done() did not wake it (ErrorInsideOperationTest). Nothing here
      * allocates.
