@@ -32,6 +32,6 @@ final class ChannelWaitEvent extends Event {
     String operation;
 
     @Label("Outcome")
-    @Description("How the wait ended: rendezvous, close, interrupt or timeout")
+    @Description("How the wait ended: rendezvous, close, interrupt, timeout, or retry (the partner was hit by an Error)")
     String outcome;
 }

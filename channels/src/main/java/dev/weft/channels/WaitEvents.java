@@ -34,6 +34,12 @@ final class WaitEvents {
     /** Outcome: the timeout elapsed; the operation had no effect. */
     static final String TIMEOUT = "timeout";
 
+    /**
+     * Outcome: the cell's partner was hit by an Error and withdrew this waiter; the operation
+     * goes on in another cell (and may wait again: a new event).
+     */
+    static final String RETRY = "retry";
+
     /** Whether jdk.jfr is in the runtime and this module reads it. */
     static final boolean JFR = jfrReadable();
 

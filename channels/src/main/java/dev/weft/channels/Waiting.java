@@ -224,7 +224,10 @@ final class Waiting {
             throw e;
         }
         String outcome =
-                st == null ? WaitEvents.TIMEOUT : st == Cells.State.CLOSED ? WaitEvents.CLOSE : WaitEvents.RENDEZVOUS;
+                st == null ? WaitEvents.TIMEOUT
+                        : st == Cells.State.CLOSED ? WaitEvents.CLOSE
+                        : st == Cells.State.INTERRUPTED_SEND || st == Cells.State.INTERRUPTED_RCV ? WaitEvents.RETRY
+                        : WaitEvents.RENDEZVOUS;
         WaitEvents.endChannelWait(event, ch, operation, outcome);
         return st;
     }

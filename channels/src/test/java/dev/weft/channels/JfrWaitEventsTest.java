@@ -86,6 +86,48 @@ class JfrWaitEventsTest {
         assertEquals(List.of("rendezvous 1 " + clauses, "timeout -1 " + clauses), selects);
     }
 
+    /**
+     * A receiver whose sender is hit by an Error in its cell is withdrawn and goes on in another
+     * cell: its first wait ends with {@code retry}, its second with {@code rendezvous}.
+     */
+    @Test
+    void aWaitEndedByAPartnerHitByAnErrorIsRecordedAsRetry() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        List<RecordedEvent> events;
+        try (Recording rec = new Recording()) {
+            rec.enable("dev.weft.ChannelWait").withThreshold(Duration.ofMillis(20));
+            rec.start();
+            Channel<String> jobs = Channel.newRendezvousChannel("jobs");
+            Forked<String> receiver = Forked.virtual(jobs::receive).awaitBlocked();
+            Thread.sleep(WAIT.toMillis());
+            Thread me = Thread.currentThread();
+            Faults.probe = point -> {
+                if (point.equals(Faults.SEND_CLAIMED) && Thread.currentThread() == me) {
+                    throw new StackOverflowError("injected");
+                }
+            };
+            try {
+                assertThrows(StackOverflowError.class, () -> jobs.send("lost"));
+            } finally {
+                Faults.probe = null;
+            }
+            Forked.awaitBlocked(receiver.thread()); // waiting again, in the next cell
+            Thread.sleep(WAIT.toMillis());
+            jobs.send("j1");
+            assertEquals("j1", receiver.get());
+            rec.stop();
+            events = read(rec);
+        }
+        List<String> waits = events.stream()
+                .filter(e -> e.getEventType().getName().equals("dev.weft.ChannelWait"))
+                .map(e -> e.getString("operation") + " " + e.getString("outcome") + " " + e.getString("channel"))
+                .sorted()
+                .toList();
+        assertEquals(List.of(
+                "receive rendezvous Channel[jobs, capacity 0]",
+                "receive retry Channel[jobs, capacity 0]"), waits);
+    }
+
     @Test
     void disabledByDefault() throws Exception {
         List<RecordedEvent> events;
