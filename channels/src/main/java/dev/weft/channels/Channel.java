@@ -291,6 +291,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
             Faults.at(Faults.TRY_SEND_CHECKED);
         }
         Segment seg = lvSendSegment();
+        long deadline = 0L; // of a timed send, from its first wait: a retry waits only what is left
         while (true) {
             long w = getAndIncSenders();
             if ((w & CLOSED_BIT) != 0) {
@@ -311,7 +312,8 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 Faults.at(Faults.SEND_CLAIMED);
                 res = updateCellSend(seg, i, s, value, waiter, op, waiter == null && s >= room);
                 if (res == Result.INSTALLED && op == null) {
-                    res = Waiting.awaitSend(this, seg, i, (Thread) waiter, timeout);
+                    deadline = Waiting.firstDeadline(timeout, deadline);
+                    res = Waiting.awaitSend(this, seg, i, (Thread) waiter, Waiting.nanosLeft(timeout, deadline));
                 }
             } catch (Error | RuntimeException e) {
                 Withdrawal.abandonSendCell(this, seg, i, waiter); // see Withdrawal
@@ -373,6 +375,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      */
     private Object doReceive(long timeout, SelectOp op, int k) throws InterruptedException {
         Segment seg = lvReceiveSegment();
+        long deadline = 0L; // of a timed receive, from its first wait (see doSend)
         while (true) {
             if (op == null && timeout == 0L) {
                 // receivers first: at the moment senders is read, receivers >= r0 (it only
@@ -405,7 +408,8 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 Faults.at(Faults.RECEIVE_CLAIMED);
                 res = updateCellReceive(seg, i, r, waiter, op);
                 if (res == Result.INSTALLED && op == null) {
-                    res = Waiting.awaitReceive(this, seg, i, (Thread) waiter, timeout);
+                    deadline = Waiting.firstDeadline(timeout, deadline);
+                    res = Waiting.awaitReceive(this, seg, i, (Thread) waiter, Waiting.nanosLeft(timeout, deadline));
                 }
             } catch (Error | RuntimeException e) {
                 Withdrawal.abandonReceiveCell(this, seg, i, waiter);

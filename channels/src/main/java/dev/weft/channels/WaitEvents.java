@@ -35,8 +35,9 @@ final class WaitEvents {
     static final String TIMEOUT = "timeout";
 
     /**
-     * Outcome: the cell's partner was hit by an Error and withdrew this waiter; the operation
-     * goes on in another cell (and may wait again: a new event).
+     * Outcome: the cell's partner was hit by an Error (or was a late try-send that found the
+     * channel closed) and withdrew this waiter; the operation goes on in another cell (and may
+     * wait again: a new event, or find the close).
      */
     static final String RETRY = "retry";
 

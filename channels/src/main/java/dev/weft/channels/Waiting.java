@@ -438,6 +438,25 @@ final class Waiting {
         return n >= Long.MAX_VALUE / 4 ? -1L : n;
     }
 
+    /**
+     * The deadline of a timed operation ({@code timeout > 0}) that is about to wait: {@code
+     * deadline} if its first wait set it already (a wait ended without a result and the operation
+     * retries in another cell: the partner of its cell was hit by an Error and withdrew it), or
+     * one {@code timeout} from now. Other operations keep 0.
+     */
+    static long firstDeadline(long timeout, long deadline) {
+        return timeout > 0 && deadline == 0L ? deadline(timeout) : deadline;
+    }
+
+    /**
+     * What is left of a timed operation's {@code timeout} at its {@code deadline} (at least 1 ns,
+     * so a retry after the deadline still waits as a timed operation, which withdraws at once);
+     * other timeouts (-1, 0) unchanged.
+     */
+    static long nanosLeft(long timeout, long deadline) {
+        return timeout > 0 ? Math.max(1L, deadline - System.nanoTime()) : timeout;
+    }
+
     /** Converts a timeout to a deadline: 0 means none, which callers avoid by handling 0 first. */
     static long deadline(long timeoutNanos) {
         long d = System.nanoTime() + timeoutNanos;

@@ -192,8 +192,9 @@ class ErrorInsideOperationTest {
     /**
      * The mirror image: a receive hit after claiming the cell in which a sender already waits.
      * The sender must not stay parked in a cell whose receiver is gone; it sends its value in
-     * another cell, to the next receiver. Only a rendezvous channel gets there this way: in a
-     * buffered one, the receives that make room move the waiting senders into the buffer first.
+     * another cell, to the next receiver. Here a rendezvous channel; a buffered one gets there
+     * when an expansion wrapped the waiting sender because its receiver was on its way (see
+     * WithdrawnPartnerTest).
      */
     @org.junit.jupiter.api.Test
     void receiveHitWhileItsSenderWaitsLeavesTheSenderSendingToTheNextReceiver() throws Exception {
