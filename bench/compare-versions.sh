@@ -4,7 +4,8 @@
 # others: rdv buf sel chn con, c2 for Contention 2x2, prdv and pbuf for the platform-thread
 # Rendezvous and Buffered 16, e.g. SCENARIOS="prdv pbuf"; sel1 for Select 1 clause, b100 for
 # Buffered 100 (b1, b2, b4, b8 for capacities 1 to 8), ch16/ch100 and par16/par100 for Chained
-# and Parallel at capacity 16 and 100, c256 and c16x1 for Contention 256x256 and 16->1). Forks alternate
+# and Parallel at capacity 16 and 100, c256, c16x1 and c256x1 for Contention 256x256, 16->1 and 256->1, rr for
+# Request-reply over two channels of 16). Forks alternate
 # between the two jars (before, after, before, ...), ROUNDS forks each (default 5), and the
 # report gives the median of the fork means and a 95% bootstrap interval of the ratio.
 # Both versions have the same class names, so this is a sequence of one-fork JMH runs, not one
@@ -54,9 +55,11 @@ for round in $(seq 1 "$rounds"); do
         par100) args=('\.ParallelBenchmark\.' -p capacity=100) ;;
         c256) args=('\.ContentionBenchmark\.' -p shape=256x256) ;;
         c16x1) args=('\.ContentionBenchmark\.' -p shape=16x1) ;;
+        c256x1) args=('\.ContentionBenchmark\.' -p shape=256x1) ;;
         chn) args=('\.ChainedBenchmark\.' -p capacity=0) ;;
         con) args=('\.ContentionBenchmark\.' -p shape=16x16) ;;
         c2) args=('\.ContentionBenchmark\.' -p shape=2x2) ;;
+        rr) args=('\.RequestReplyBenchmark\.' -p capacity=16) ;;
         prdv) args=('\.PlatformRendezvousBenchmark\.') ;;
         pbuf) args=('\.PlatformBufferedBenchmark\.' -p capacity=16) ;;
         *) echo "unknown scenario $b" >&2; exit 2 ;;
@@ -75,7 +78,7 @@ names = {'rdv': 'Rendezvous', 'buf': 'Buffered 16', 'sel': 'Select 2 clauses', '
          'con': 'Contention 16x16', 'c2': 'Contention 2x2', 'prdv': 'Platform rendezvous', 'pbuf': 'Platform buffered 16',
          'sel1': 'Select 1 clause', 'b100': 'Buffered 100', 'b1': 'Buffered 1', 'b2': 'Buffered 2',
          'b4': 'Buffered 4', 'b8': 'Buffered 8', 'ch16': 'Chained 16 (10k)', 'ch100': 'Chained 100 (10k)',
-         'par16': 'Parallel 16 (10k)', 'par100': 'Parallel 100 (10k)', 'c256': 'Contention 256x256',
+         'par16': 'Parallel 16 (10k)', 'rr': 'Request-reply 16', 'par100': 'Parallel 100 (10k)', 'c256': 'Contention 256x256', 'c256x1': 'Contention 256->1',
          'c16x1': 'Contention 16->1'}
 res = {}
 for f in glob.glob(out + '/r-*.json'):

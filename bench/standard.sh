@@ -15,7 +15,8 @@
 #   bench/standard_report.py DIR      the tables again from the JSON
 #
 # Runs (forks x warm-up/measured iterations; every score ns per value, per handoff or per hop):
-#   single (5 forks, 3 x 500 ms + 5 x 500 ms, -prof gc): Rendezvous, Buffered 16, Select 2 clauses,
+#   single (5 forks, 3 x 500 ms + 5 x 500 ms, -prof gc): Rendezvous, Buffered 16, Request-reply over
+#     two channels of 16 (no kotlin), Select 2 clauses,
 #     pair floors (virtual threads, park at once and 200 spins). Their fork means are bimodal.
 #   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, pair floors
 #     on platform threads.
@@ -73,6 +74,7 @@ MANY=weft,jox,jox111,kotlin,jdk
 RUNS=(
   "rendezvous|single|\.RendezvousBenchmark\. -p impl=$RDV"
   "buffered16|single|\.BufferedBenchmark\. -p capacity=16 -p impl=$BUF"
+  "request-reply16|single|\.RequestReplyBenchmark\. -p capacity=16 -p impl=weft,jox,jox111,ArrayBlockingQueue,LinkedBlockingQueue"
   "select2|single|\.SelectBenchmark\. -p clauses=2 -p impl=weft,jox,jox111,kotlin"
   "floor-pair|single|\.PairFloorBenchmark\. -p threads=virtual -p spins=0,200"
   "platform-rendezvous|platform|\.PlatformRendezvousBenchmark\. -p impl=$RDV"

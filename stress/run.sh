@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Randomized stress + memory-boundedness for weft channels.
 #
-#   stress/run.sh ci      ~3.5 minutes: RandomStress 50 s at the default segment size, 50 s with
+#   stress/run.sh ci      ~4 minutes: RandomStress 50 s at the default segment size, 50 s with
 #                         1-cell segments, 20 s with 2-cell segments (each over capacities
-#                         0,1,2,16,100,unlimited), CloseVsLoopingPairs 40 s at the default segment
+#                         0,1,2,16,100,unlimited), RandomStress with one virtual producer and one
+#                         virtual consumer (a pair, whose waiters park at once: -Dstress.pair=true)
+#                         15 s at 32 and 10 s at 2 (capacities 16,100,unlimited),
+#                         CloseVsLoopingPairs 40 s at the default segment
 #                         size and 20 s with 2-cell segments, then MemoryBoundedness (1,000,000
 #                         waiters per kind, checked with weak references and heap after GC)
-#   stress/run.sh long    ~35 minutes: RandomStress 10 min at each segment size (default, 1, 2),
-#                         CloseVsLoopingPairs 2 min at 32 and at 2, then MemoryBoundedness
+#   stress/run.sh long    ~45 minutes: RandomStress 10 min at each segment size (default, 1, 2),
+#                         the pair variant 5 min at 32 and at 2, CloseVsLoopingPairs 2 min at 32 and at 2, then MemoryBoundedness
 #   stress/run.sh custom SECONDS [CAPACITIES] [SEGMENT_SIZES]   e.g. custom 60 0,1,-1 32,1
 #
 # Builds stress/target/jcstress.jar first (./mvnw -pl stress -am package -DskipTests), unless
@@ -46,6 +49,11 @@ random_stress() { # seconds capacities segment-size
   "$JAVA" "${JVM_OPTS[@]}" -Dweft.segmentSize="$3" -cp "$JAR" dev.weft.stress.RandomStress "$1" "$2"
 }
 
+pair_stress() { # seconds segment-size: RandomStress with one virtual producer and one virtual consumer
+  echo "=== RandomStress (pair) ${1}s capacities=16,100,-1 segmentSize=$2"
+  "$JAVA" "${JVM_OPTS[@]}" -Dstress.pair=true -Dweft.segmentSize="$2" -cp "$JAR" dev.weft.stress.RandomStress "$1" 16,100,-1
+}
+
 close_vs_pairs() { # seconds segment-size
   echo "=== CloseVsLoopingPairs ${1}s segmentSize=$2"
   "$JAVA" "${JVM_OPTS[@]}" -Dweft.segmentSize="$2" -cp "$JAR" dev.weft.stress.CloseVsLoopingPairs "$1"
@@ -62,6 +70,8 @@ case "$MODE" in
     random_stress 50 "$ALL" 32
     random_stress 50 "$ALL" 1
     random_stress 20 "$ALL" 2
+    pair_stress 15 32
+    pair_stress 10 2
     close_vs_pairs 40 32
     close_vs_pairs 20 2
     memory 1000000
@@ -70,6 +80,8 @@ case "$MODE" in
     random_stress 600 "$ALL" 32
     random_stress 600 "$ALL" 1
     random_stress 600 "$ALL" 2
+    pair_stress 300 32
+    pair_stress 300 2
     close_vs_pairs 120 32
     close_vs_pairs 120 2
     memory 1000000

@@ -201,7 +201,7 @@ abstract class ChannelState extends ChannelCounters {
         super(new Segment(0, null, capacity > 0 ? 3 : 2), capacity, capacity > 0);
         this.capacity = capacity;
         this.name = name;
-        this.spin = new Waiting.Spin(Waiting.virtualSpinCeiling(capacity));
+        this.spin = new Waiting.Spin(Waiting.virtualSpinCeiling(capacity), Waiting.repeatWaiterParks(capacity));
     }
 
     /** The buffer capacity: 0 for rendezvous, -1 for unlimited. */

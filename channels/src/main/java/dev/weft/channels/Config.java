@@ -26,6 +26,13 @@ final class Config {
     static final int VIRTUAL_SPINS_BUFFERED = intProperty("weft.spins.virtualBuffered", VIRTUAL_SPINS, 0, 1 << 20);
 
     /**
+     * Whether a virtual thread that waits on the same side of a channel with a large buffer as the
+     * previous virtual waiter there parks at once, {@code weft.spins.repeatWaiterParks} (1, the
+     * default, or 0; see {@code Waiting.Spin#parkAtOnce}).
+     */
+    static final boolean REPEAT_WAITER_PARKS = intProperty("weft.spins.repeatWaiterParks", 1, 0, 1) == 1;
+
+    /**
      * How long a platform thread spins before it parks, in ns: {@code weft.spinMicros.platform} us
      * (default 50, at most 10,000), or 0 on a machine with one CPU (validated there too).
      */

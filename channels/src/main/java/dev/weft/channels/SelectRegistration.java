@@ -74,7 +74,7 @@ final class SelectRegistration {
                 // leaves the interrupt flag alone
                 Object w = timeout == 0L
                         ? Result.TIMED_OUT
-                        : Waiting.spinThenPark(null, 0, op.owner, op, deadline, spin, op);
+                        : Waiting.spinThenPark(null, 0, op.owner, op, deadline, spin, op, false);
                 if (w == Result.INTERRUPTED || w == Result.TIMED_OUT) {
                     if (op.casState(SelectOp.WAITING, SelectOp.CANCELLED)) {
                         // an interrupt is reported as InterruptedException instead of the flag

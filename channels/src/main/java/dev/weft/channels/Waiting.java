@@ -28,10 +28,19 @@ import java.util.concurrent.locks.LockSupport;
  * and a consumer take turns on one carrier, each running until the buffer is full or empty: two
  * switches per buffer's worth of values, every cell in one core's cache. That made a buffered
  * pair at 16 0.63x (and 0.83x in the machine's slow hours), but it made several consumers or
- * producers on one channel up to 1.56x slower in those hours, so it is not the default. Buffers
- * below {@link #LARGE_BUFFER} never take it (1, 2 and 4 measured 1.8-3x slower without the spin,
- * 8 mixed). A select waits with the policy of its first clause's channel. Measured in {@code
- * docs/PERFORMANCE.md} (2026-11-25).
+ * producers on one channel up to 1.56x slower in those hours, so it is not the default for every
+ * channel. Buffers below {@link #LARGE_BUFFER} never take it (1, 2 and 4 measured 1.8-3x slower
+ * without the spin, 8 mixed). A select waits with the policy of its first clause's channel.
+ * Measured in {@code docs/PERFORMANCE.md} (2026-11-25).
+ *
+ * <p><b>A pair parks at once</b> (by default; {@code weft.spins.repeatWaiterParks=0} turns it
+ * off): in a channel with a large buffer, once each side has had one waiting virtual thread and
+ * never a second one, those threads park at once instead of spinning, which gives a pipeline
+ * stage's producer and consumer the turn-taking above without the crowds' loss (a side with a
+ * second waiting thread keeps the adaptive spin for good). A pair whose parks are not followed
+ * by bursts (a request and its reply, where every operation waits for its partner) goes back to
+ * spinning after a few waits and tries again much later. See {@link Spin#parkAtOnce}; measured in
+ * {@code docs/PERFORMANCE.md} (2026-11-26).
  *
  * <p><b>Platform threads spin for a window of time</b>, {@code weft.spinMicros.platform} (50 us
  * by default; none on a machine with one CPU, where the partner cannot run meanwhile), yielding
@@ -72,12 +81,27 @@ final class Waiting {
         return capacity < 0 || capacity >= LARGE_BUFFER ? VIRTUAL_SPINS_BUFFERED : VIRTUAL_SPINS;
     }
 
+    /** Whether repeat waiters park at once in a channel of {@code capacity} (see {@link Spin#parkAtOnce}). */
+    static boolean repeatWaiterParks(int capacity) {
+        return Config.REPEAT_WAITER_PARKS && (capacity < 0 || capacity >= LARGE_BUFFER);
+    }
+
     /**
      * The spin budget of a new channel's first virtual wait. A smaller start (8) saves a
      * short-lived channel among many its failed spins (Parallel 16: 0.75x), but it tips more runs
      * of a few threads on one channel into the parked convoy; see {@code docs/PERFORMANCE.md}.
      */
     static final int INITIAL_SPINS = 32;
+
+    /**
+     * Waits in park-at-once mode (see {@link Spin#parkAtOnce}) in a row that each came right
+     * after the side's previous wait (one cell further: a round trip, not a burst) after which
+     * the side spins again.
+     */
+    static final int PAIR_STRIKES = 4;
+
+    /** Waits that a side spins, after it left park-at-once mode, before it tries that mode again. */
+    static final int PAIR_RETRY_AFTER = 1024;
 
     /** The spins of a wait that probes a budget that fell to zero (one wait in 32). */
     static final int PROBE_SPINS = 32;
@@ -105,17 +129,50 @@ final class Waiting {
          * or a test's value.
          */
         private final int ceiling;
+        /** Whether a repeat waiter parks at once (see {@link #parkAtOnce}). */
+        private final boolean repeatWaiterParks;
         private int budget;
         private boolean platformIdle;
+        /** The pair state of each side ({@code null} without the rule; see {@link #parkAtOnce}). */
+        private final Side senders;
+        private final Side receivers;
 
         Spin() {
-            this(VIRTUAL_SPINS);
+            this(VIRTUAL_SPINS, false);
         }
 
-        /** A policy whose virtual waits never spin more than {@code ceiling} times (0: never). */
-        Spin(int ceiling) {
+        /**
+         * A policy whose virtual waits never spin more than {@code ceiling} times (0: never), and
+         * whose repeat waiters park at once if {@code repeatWaiterParks}.
+         */
+        Spin(int ceiling, boolean repeatWaiterParks) {
             this.ceiling = ceiling;
+            this.repeatWaiterParks = repeatWaiterParks;
             this.budget = Math.min(INITIAL_SPINS, ceiling);
+            this.senders = repeatWaiterParks ? new Side() : null;
+            this.receivers = repeatWaiterParks ? new Side() : null;
+        }
+
+        /**
+         * Whether virtual thread {@code me}, about to wait as a sender ({@code send}) or a
+         * receiver in the cell with index {@code index}, parks at once without spinning. Only in a
+         * channel that takes the rule ({@link #repeatWaiterParks}), and only while the channel is
+         * a pair: each side has seen one virtual waiting thread and never a second one (a
+         * pipeline stage's producer and consumer; a side with several threads keeps the adaptive
+         * spin for good). A pair's partner, once unparked, runs next on the parker's carrier and
+         * fills or drains the buffer meanwhile, so a parked wait is followed by a burst of
+         * operations that do not wait. When it is not (a request and its reply, where every
+         * operation waits for its partner: {@link #PAIR_STRIKES} parked waits in a row, each one
+         * cell after the previous), the side spins again for {@link #PAIR_RETRY_AFTER} waits,
+         * then tries once more. Records the wait; racy (a lost update only delays a switch).
+         */
+        boolean parkAtOnce(Thread me, boolean send, long index) {
+            if (!repeatWaiterParks) {
+                return false;
+            }
+            Side own = send ? senders : receivers;
+            Side other = send ? receivers : senders;
+            return own.parkAtOnce(me.threadId(), index) && !other.many;
         }
 
         /** The most spins of a virtual wait on this channel. */
@@ -153,6 +210,53 @@ final class Waiting {
             if (idle != platformIdle) {
                 platformIdle = idle;
             }
+        }
+    }
+
+    /** One side (senders or receivers) of a channel, as {@link Spin#parkAtOnce} sees its waits. */
+    static final class Side {
+        /** The id of the side's first virtual waiting thread (0: none yet). */
+        private long thread;
+        /** Whether a second thread waited on this side: the channel is no pair, for good. */
+        private boolean many;
+        /** The cell index of the side's last wait. */
+        private long lastWait;
+        /**
+         * Above 0: park-at-once mode, the strikes left (waits one cell after the previous one)
+         * before it ends; below 0: spinning, minus the waits left until the mode is tried again;
+         * 0: the next wait tries it.
+         */
+        private int mode;
+
+        /** Records a wait of thread {@code id} in cell {@code index}; whether it parks at once. */
+        boolean parkAtOnce(long id, long index) {
+            if (many) {
+                return false;
+            }
+            if (thread != id) {
+                if (thread == 0L) {
+                    thread = id; // a side's first wait spins
+                } else {
+                    many = true;
+                }
+                lastWait = index;
+                return false;
+            }
+            long previous = lastWait;
+            lastWait = index;
+            int m = mode;
+            if (m < 0) {
+                mode = m + 1;
+                return false;
+            }
+            if (m == 0) {
+                mode = PAIR_STRIKES;
+            } else if (index - previous <= 1) {
+                mode = m == 1 ? -PAIR_RETRY_AFTER : m - 1; // a round trip, not a burst
+            } else if (m != PAIR_STRIKES) {
+                mode = PAIR_STRIKES;
+            }
+            return true;
         }
     }
 
@@ -236,7 +340,9 @@ final class Waiting {
             ChannelState ch, Segment seg, int i, Thread me, long timeout, boolean send)
             throws InterruptedException {
         long deadline = timeout > 0 ? deadline(timeout) : 0L;
-        Object st = spinThenPark(seg, i, me, null, deadline, ch.spin, send ? ch.sendWait : ch.receiveWait);
+        Spin spin = ch.spin;
+        boolean atOnce = me.isVirtual() && spin.parkAtOnce(me, send, seg.id * Segment.SIZE + i);
+        Object st = spinThenPark(seg, i, me, null, deadline, spin, send ? ch.sendWait : ch.receiveWait, atOnce);
         boolean interrupted = st == Result.INTERRUPTED;
         if (interrupted || st == Result.TIMED_OUT) {
             st = Withdrawal.withdrawWaiter(ch, seg, i, me, send);
@@ -270,9 +376,10 @@ final class Waiting {
      *     Result#INTERRUPTED} (the interrupt flag is then cleared) or {@link Result#TIMED_OUT}
      */
     static Object spinThenPark(
-            Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker) {
+            Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker,
+            boolean parkAtOnce) {
         if (me.isVirtual()) {
-            Object st = spinVirtual(seg, i, me, op, deadline, spin);
+            Object st = parkAtOnce ? null : spinVirtual(seg, i, me, op, deadline, spin);
             return st != null ? st : park(seg, i, me, op, deadline, blocker);
         }
         Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());

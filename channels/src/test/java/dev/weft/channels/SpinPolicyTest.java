@@ -51,13 +51,85 @@ class SpinPolicyTest {
     }
 
     @Test
+    void aPairParksAtOnceInChannelsThatTakeTheRule() throws Exception {
+        Thread a = Thread.ofVirtual().unstarted(() -> {});
+        Thread b = Thread.ofVirtual().unstarted(() -> {});
+        Thread c = Thread.ofVirtual().unstarted(() -> {});
+        Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
+        assertFalse(spin.parkAtOnce(a, true, 0), "a side's first wait spins");
+        assertTrue(spin.parkAtOnce(a, true, 16), "the same sender again, no other receiver: a pair");
+        assertFalse(spin.parkAtOnce(b, false, 0), "the receiving side's first wait spins");
+        assertTrue(spin.parkAtOnce(b, false, 16));
+        assertTrue(spin.parkAtOnce(a, true, 32));
+        assertFalse(spin.parkAtOnce(c, true, 48), "a second sender: no longer a pair");
+        assertFalse(spin.parkAtOnce(b, false, 32), "for either side");
+        assertFalse(spin.parkAtOnce(a, true, 64), "for good");
+        Waiting.Spin off = new Waiting.Spin(Waiting.VIRTUAL_SPINS, false);
+        for (int n = 0; n < 4; n++) {
+            assertFalse(off.parkAtOnce(a, true, n), "a channel without the rule never parks at once");
+        }
+    }
+
+    @Test
+    void aPairWhoseWaitsAreRoundTripsSpinsAgainAndTriesParkingLater() {
+        Thread a = Thread.ofVirtual().unstarted(() -> {});
+        Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
+        long cell = 0;
+        assertFalse(spin.parkAtOnce(a, false, cell++), "first wait");
+        for (int n = 0; n < Waiting.PAIR_STRIKES + 1; n++) {
+            assertTrue(spin.parkAtOnce(a, false, cell++), "park-at-once mode: the entry and its strikes");
+        }
+        for (int n = 0; n < Waiting.PAIR_RETRY_AFTER; n++) {
+            assertFalse(spin.parkAtOnce(a, false, cell++), "every wait came one cell after the previous: spin");
+        }
+        assertTrue(spin.parkAtOnce(a, false, cell++), "then it tries park-at-once again");
+        cell += 16;
+        for (int n = 0; n < 100; n++) {
+            assertTrue(spin.parkAtOnce(a, false, cell), "waits a burst apart keep the mode");
+            cell += 2 + n % 16;
+        }
+    }
+
+    @Test
+    void whichChannelsTakeThePairRule() {
+        // which channels take it: large buffers and unlimited ones, unless weft.spins.repeatWaiterParks=0
+        boolean on = !"0".equals(System.getProperty("weft.spins.repeatWaiterParks"));
+        assertEquals(false, Waiting.repeatWaiterParks(0));
+        assertEquals(false, Waiting.repeatWaiterParks(Waiting.LARGE_BUFFER - 1));
+        assertEquals(on, Waiting.repeatWaiterParks(Waiting.LARGE_BUFFER));
+        assertEquals(on, Waiting.repeatWaiterParks(-1));
+    }
+
+    @Test
+    void aRepeatWaiterThatParksAtOnceStillEndsItsWaitWhenItsPartnerComes() throws Exception {
+        Channel<Integer> ch = new Channel<>(Waiting.LARGE_BUFFER);
+        assumeTrue(Waiting.repeatWaiterParks(ch.capacity));
+        Thread consumer = Thread.ofVirtual().start(() -> {
+            try {
+                for (int n = 0; n < 10_000; n++) {
+                    assertEquals(n, ch.receive());
+                }
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+        for (int n = 0; n < 10_000; n++) {
+            ch.send(n);
+            if (n % 1_000 == 0) {
+                Thread.sleep(1); // let the consumer drain the buffer and wait again, as the same thread
+            }
+        }
+        assertTrue(consumer.join(java.time.Duration.ofSeconds(20)), "the consumer got every value");
+    }
+
+    @Test
     void theCeilingCapsTheStartTheGrowthAndTheProbeAndZeroNeverSpins() {
-        Waiting.Spin none = new Waiting.Spin(0);
+        Waiting.Spin none = new Waiting.Spin(0, false);
         none.record(true, 100); // even a won spin (which a zero budget cannot have) stays at 0
         for (int n = 0; n < 10_000; n++) {
             assertEquals(0, none.budget(), "a ceiling of 0 never spins, not even to probe");
         }
-        Waiting.Spin small = new Waiting.Spin(4);
+        Waiting.Spin small = new Waiting.Spin(4, false);
         assertEquals(4, small.budget());
         small.record(true, 3);
         assertEquals(4, small.budget());
@@ -95,7 +167,7 @@ class SpinPolicyTest {
         Segment seg = new Segment(0, null, 0);
         Object[] result = new Object[1];
         Thread waiter = Thread.ofPlatform().unstarted(() -> result[0] =
-                Waiting.spinThenPark(seg, 0, Thread.currentThread(), null, 0L, spin, this));
+                Waiting.spinThenPark(seg, 0, Thread.currentThread(), null, 0L, spin, this, false));
         assertTrue(seg.casState(0, null, waiter));
         waiter.start();
         // the window is bounded: the waiter parks (a spin that never ended would stay RUNNABLE)
@@ -136,7 +208,7 @@ class SpinPolicyTest {
                     Thread.onSpinWait();
                 }
                 me.interrupt();
-                result[0] = Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this);
+                result[0] = Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this, false);
             });
             t.start();
             t.join(10_000);
@@ -171,10 +243,10 @@ class SpinPolicyTest {
         Thread me = Thread.currentThread();
         assertTrue(seg.casState(0, null, me));
         long deadline = Waiting.deadline(1); // passes inside the spin
-        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, spin, this));
+        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, spin, this, false));
         assertEquals(w >> 3, spin.platformWindow(), "a timeout in the spin is no spin that won");
         me.interrupt();
-        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, spin, this));
+        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, spin, this, false));
         assertEquals(w >> 3, spin.platformWindow(), "an interrupted wait is no short park");
     }
 
@@ -197,7 +269,7 @@ class SpinPolicyTest {
             seg.casState(0, me, Cells.State.DONE);
             java.util.concurrent.locks.LockSupport.unpark(me);
         });
-        assertSame(Cells.State.DONE, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this));
+        assertSame(Cells.State.DONE, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this, false));
         partner.join();
     }
 
@@ -207,9 +279,9 @@ class SpinPolicyTest {
         Thread me = Thread.currentThread();
         assertTrue(seg.casState(0, null, me));
         long deadline = Waiting.deadline(TimeUnit.MILLISECONDS.toNanos(20));
-        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this));
+        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this, false));
         me.interrupt();
-        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this));
+        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this, false));
         assertFalse(Thread.interrupted(), "the flag is cleared when reported");
         assertSame(me, seg.lvState(0), "the caller withdraws, not the wait loop");
     }
@@ -224,7 +296,7 @@ class SpinPolicyTest {
             sleep(50);
             op.requestReregistration();
         });
-        assertSame(SelectOp.WAITING, Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op));
+        assertSame(SelectOp.WAITING, Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op, false));
         partner.join();
         assertTrue(op.takeReregisterRequest());
         partner = Thread.ofPlatform().start(() -> {
@@ -232,7 +304,7 @@ class SpinPolicyTest {
             op.casState(SelectOp.WAITING, SelectOp.selected(0));
             op.wake();
         });
-        assertSame(SelectOp.selected(0), Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op));
+        assertSame(SelectOp.selected(0), Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op, false));
         partner.join();
     }
 

@@ -45,8 +45,14 @@ import java.util.concurrent.atomic.LongAdder;
  * and all threads.
  */
 public final class RandomStress {
-    static final int PRODUCERS = 4;
-    static final int CONSUMERS = 3;
+    /**
+     * {@code -Dstress.pair=true}: one producer and one consumer, both virtual, so that each channel
+     * is a pair, whose virtual waiters park at once in buffers of 16 or more ({@code
+     * Waiting.Spin#parkAtOnce}); otherwise 4 producers and 3 consumers, half of them virtual.
+     */
+    static final boolean PAIR = Boolean.getBoolean("stress.pair");
+    static final int PRODUCERS = PAIR ? 1 : 4;
+    static final int CONSUMERS = PAIR ? 1 : 3;
     static final long ROUND_HANG_MS = 60_000;
     /** Debug knobs for narrowing a failure down: which operation kinds may be used, interrupts on/off. */
     static final String SEND_OPS = System.getProperty("stress.sendOps", "0123456");
@@ -167,14 +173,14 @@ public final class RandomStress {
                 int id = p;
                 long seed = rnd.nextLong();
                 Runnable r = () -> produce(id, new SplittableRandom(seed));
-                producers.add(p % 2 == 0 ? Thread.ofVirtual().unstarted(r) : Thread.ofPlatform().unstarted(r));
+                producers.add(PAIR || p % 2 == 0 ? Thread.ofVirtual().unstarted(r) : Thread.ofPlatform().unstarted(r));
             }
             for (int c = 0; c < CONSUMERS; c++) {
                 int id = c;
                 received[c] = new Longs();
                 long seed = rnd.nextLong();
                 Runnable r = () -> consume(id, new SplittableRandom(seed));
-                consumers.add(c % 2 == 0 ? Thread.ofPlatform().unstarted(r) : Thread.ofVirtual().unstarted(r));
+                consumers.add(!PAIR && c % 2 == 0 ? Thread.ofPlatform().unstarted(r) : Thread.ofVirtual().unstarted(r));
             }
             victims.addAll(producers);
             victims.addAll(consumers);
