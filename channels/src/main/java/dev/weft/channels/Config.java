@@ -26,9 +26,9 @@ final class Config {
     static final int VIRTUAL_SPINS_BUFFERED = intProperty("weft.spins.virtualBuffered", VIRTUAL_SPINS, 0, 1 << 20);
 
     /**
-     * Whether a virtual thread that waits on the same side of a channel with a large buffer as the
-     * previous virtual waiter there parks at once, {@code weft.spins.repeatWaiterParks} (1, the
-     * default, or 0; see {@code Waiting.Spin#parkAtOnce}).
+     * Whether the virtual threads of a pair (one waiting thread on each side) park at once in a
+     * channel with a large buffer, {@code weft.spins.repeatWaiterParks} (1, the default, or 0; see
+     * {@code Waiting.Spin#parkAtOnce}).
      */
     static final boolean REPEAT_WAITER_PARKS = intProperty("weft.spins.repeatWaiterParks", 1, 0, 1) == 1;
 

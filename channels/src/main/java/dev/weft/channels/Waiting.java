@@ -30,7 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  * pair at 16 0.63x (and 0.83x in the machine's slow hours), but it made several consumers or
  * producers on one channel up to 1.56x slower in those hours, so it is not the default for every
  * channel. Buffers below {@link #LARGE_BUFFER} never take it (1, 2 and 4 measured 1.8-3x slower
- * without the spin, 8 mixed). A select waits with the policy of its first clause's channel.
+ * without the spin, 8 mixed). A select waits with the spin of its first clause's channel (never
+ * with the pair rule below).
  * Measured in {@code docs/PERFORMANCE.md} (2026-11-25).
  *
  * <p><b>A pair parks at once</b> (by default; {@code weft.spins.repeatWaiterParks=0} turns it
@@ -119,9 +120,10 @@ final class Waiting {
     private static final int BACKOFF_SPINS = 64;
 
     /**
-     * What one channel's waits have learnt: the adaptive spin budget of virtual threads, and
-     * whether platform threads found the channel idle. Racy on purpose (a lost update only blurs
-     * the estimate); written only when it changes, except the virtual budget.
+     * What one channel's waits have learnt: the adaptive spin budget of virtual threads, whether
+     * platform threads found the channel idle, and whether the channel is a pair ({@link
+     * #parkAtOnce}). Racy on purpose (a lost update only blurs the estimate); written only when
+     * it changes, except the virtual budget and a pair side's last wait.
      */
     static final class Spin {
         /**
@@ -157,9 +159,13 @@ final class Waiting {
          * Whether virtual thread {@code me}, about to wait as a sender ({@code send}) or a
          * receiver in the cell with index {@code index}, parks at once without spinning. Only in a
          * channel that takes the rule ({@link #repeatWaiterParks}), and only while the channel is
-         * a pair: each side has seen one virtual waiting thread and never a second one (a
-         * pipeline stage's producer and consumer; a side with several threads keeps the adaptive
-         * spin for good). A pair's partner, once unparked, runs next on the parker's carrier and
+         * a pair: each side has seen one virtual waiting thread and never a second one, and
+         * {@code me} waits for at least the second time (a pipeline stage's producer and
+         * consumer; a side with several waiting threads keeps the adaptive spin for good). A side
+         * whose threads never wait (the producers of an unlimited channel, say) shows nothing, so
+         * such a channel never counts as a pair. Only plain waits of virtual threads are seen:
+         * platform threads and selects neither take the rule nor count as a side's thread. A
+         * pair's partner, once unparked, runs next on the parker's carrier and
          * fills or drains the buffer meanwhile, so a parked wait is followed by a burst of
          * operations that do not wait. When it is not (a request and its reply, where every
          * operation waits for its partner: {@link #PAIR_STRIKES} parked waits in a row, each one
@@ -172,7 +178,12 @@ final class Waiting {
             }
             Side own = send ? senders : receivers;
             Side other = send ? receivers : senders;
-            return own.parkAtOnce(me.threadId(), index) && !other.many;
+            return own.parkAtOnce(me.threadId(), index) && other.single();
+        }
+
+        /** Whether the channel counts as a pair now (see {@link #parkAtOnce}); for tests. */
+        boolean isPair() {
+            return repeatWaiterParks && senders.single() && receivers.single();
         }
 
         /** The most spins of a virtual wait on this channel. */
@@ -228,7 +239,15 @@ final class Waiting {
          */
         private int mode;
 
-        /** Records a wait of thread {@code id} in cell {@code index}; whether it parks at once. */
+        /** Whether this side has had exactly one waiting thread so far. */
+        boolean single() {
+            return thread != 0L && !many;
+        }
+
+        /**
+         * Records a wait of thread {@code id} in cell {@code index}; whether it parks at once, as
+         * far as this side can tell (see {@link Spin#parkAtOnce}).
+         */
         boolean parkAtOnce(long id, long index) {
             if (many) {
                 return false;

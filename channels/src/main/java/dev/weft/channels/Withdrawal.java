@@ -96,7 +96,7 @@ final class Withdrawal {
      * would ever fill, and even done() did not wake it (ErrorInsideOperationTest). The partner is
      * woken (or asked to register again) even if the cleanup accounting after its withdrawal
      * throws a second Error: that accounting can move the buffer end, which may allocate a segment
-     * (WithdrawnPartnerTest). Known limit: an Error thrown while the current thread itself holds
+     * (ErrorInsideOperationTest). Known limit: an Error thrown while the current thread itself holds
      * a cell CLAIMED (only a StackOverflowError at one of the two or three calls inside that
      * window can be) leaves that cell CLAIMED, and giving it up then waits for ever.
      */

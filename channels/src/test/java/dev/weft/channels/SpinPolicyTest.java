@@ -57,32 +57,48 @@ class SpinPolicyTest {
         Thread c = Thread.ofVirtual().unstarted(() -> {});
         Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
         assertFalse(spin.parkAtOnce(a, true, 0), "a side's first wait spins");
-        assertTrue(spin.parkAtOnce(a, true, 16), "the same sender again, no other receiver: a pair");
+        assertFalse(spin.parkAtOnce(a, true, 16), "no receiver waited yet: not known to be a pair");
         assertFalse(spin.parkAtOnce(b, false, 0), "the receiving side's first wait spins");
-        assertTrue(spin.parkAtOnce(b, false, 16));
+        assertTrue(spin.isPair());
+        assertTrue(spin.parkAtOnce(b, false, 16), "one waiting thread on each side: a pair");
         assertTrue(spin.parkAtOnce(a, true, 32));
         assertFalse(spin.parkAtOnce(c, true, 48), "a second sender: no longer a pair");
+        assertFalse(spin.isPair());
         assertFalse(spin.parkAtOnce(b, false, 32), "for either side");
         assertFalse(spin.parkAtOnce(a, true, 64), "for good");
         Waiting.Spin off = new Waiting.Spin(Waiting.VIRTUAL_SPINS, false);
         for (int n = 0; n < 4; n++) {
             assertFalse(off.parkAtOnce(a, true, n), "a channel without the rule never parks at once");
         }
+        assertFalse(off.isPair());
+    }
+
+    @Test
+    void aSideWhoseThreadsNeverWaitMakesNoPair() {
+        Thread consumer = Thread.ofVirtual().unstarted(() -> {});
+        Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
+        for (int n = 0; n < 100; n++) {
+            assertFalse(spin.parkAtOnce(consumer, false, 16L * n),
+                    "a consumer whose producers never wait (fan-in into an unlimited channel) keeps spinning");
+        }
     }
 
     @Test
     void aPairWhoseWaitsAreRoundTripsSpinsAgainAndTriesParkingLater() {
         Thread a = Thread.ofVirtual().unstarted(() -> {});
+        Thread b = Thread.ofVirtual().unstarted(() -> {});
         Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
+        assertFalse(spin.parkAtOnce(b, true, 0), "the sending side's one thread");
         long cell = 0;
         assertFalse(spin.parkAtOnce(a, false, cell++), "first wait");
         for (int n = 0; n < Waiting.PAIR_STRIKES + 1; n++) {
             assertTrue(spin.parkAtOnce(a, false, cell++), "park-at-once mode: the entry and its strikes");
         }
         for (int n = 0; n < Waiting.PAIR_RETRY_AFTER; n++) {
-            assertFalse(spin.parkAtOnce(a, false, cell++), "every wait came one cell after the previous: spin");
+            assertFalse(spin.parkAtOnce(a, false, cell), "after " + Waiting.PAIR_STRIKES + " round trips: spin");
+            cell += 1 + 15 * (n % 2); // bursts or not: the side spins until the retry
         }
-        assertTrue(spin.parkAtOnce(a, false, cell++), "then it tries park-at-once again");
+        assertTrue(spin.parkAtOnce(a, false, cell), "then it tries park-at-once again");
         cell += 16;
         for (int n = 0; n < 100; n++) {
             assertTrue(spin.parkAtOnce(a, false, cell), "waits a burst apart keep the mode");
@@ -101,25 +117,30 @@ class SpinPolicyTest {
     }
 
     @Test
-    void aRepeatWaiterThatParksAtOnceStillEndsItsWaitWhenItsPartnerComes() throws Exception {
+    void aPairOfVirtualThreadsBecomesAPairAndLosesNoValue() throws Exception {
         Channel<Integer> ch = new Channel<>(Waiting.LARGE_BUFFER);
         assumeTrue(Waiting.repeatWaiterParks(ch.capacity));
-        Thread consumer = Thread.ofVirtual().start(() -> {
-            try {
-                for (int n = 0; n < 10_000; n++) {
-                    assertEquals(n, ch.receive());
+        int n = 20_000;
+        Forked<Void> consumer = Forked.run(ThreadKind.VIRTUAL, () -> {
+            for (int v = 0; v < n; v++) {
+                assertEquals(v, ch.receive());
+                if (v % 1_000 == 999) {
+                    Thread.sleep(1); // the producer fills the buffer and waits
                 }
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
             }
         });
-        for (int n = 0; n < 10_000; n++) {
-            ch.send(n);
-            if (n % 1_000 == 0) {
-                Thread.sleep(1); // let the consumer drain the buffer and wait again, as the same thread
+        Forked<Void> producer = Forked.run(ThreadKind.VIRTUAL, () -> {
+            for (int v = 0; v < n; v++) {
+                ch.send(v);
+                if (v % 1_000 == 500) {
+                    Thread.sleep(1); // the consumer drains the buffer and waits
+                }
             }
-        }
-        assertTrue(consumer.join(java.time.Duration.ofSeconds(20)), "the consumer got every value");
+        });
+        producer.get(java.time.Duration.ofSeconds(30));
+        consumer.get(java.time.Duration.ofSeconds(30)); // rethrows the consumer's failure
+        assertTrue(ch.spin.isPair(), "both sides waited, each with its one thread: " + ch.dumpCells());
+        assertNull(ch.tryReceive(), "nothing left over");
     }
 
     @Test
