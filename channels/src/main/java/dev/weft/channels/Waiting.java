@@ -35,8 +35,8 @@ import java.util.concurrent.locks.LockSupport;
  * Measured in {@code docs/PERFORMANCE.md} (2026-11-25).
  *
  * <p><b>A pair parks at once</b> (by default; {@code weft.spins.repeatWaiterParks=0} turns it
- * off): in a channel with a large buffer, once each side has had one waiting virtual thread and
- * never a second one, those threads park at once instead of spinning, which gives a pipeline
+ * off): in a channel with a large buffer, once each side has had one waiting virtual thread, which
+ * waited at least twice, and never a second one, those threads park at once instead of spinning, which gives a pipeline
  * stage's producer and consumer the turn-taking above without the crowds' loss (a side with a
  * second waiting thread keeps the adaptive spin for good). A pair whose parks are not followed
  * by bursts (a request and its reply, where every operation waits for its partner) goes back to
@@ -159,8 +159,8 @@ final class Waiting {
          * Whether virtual thread {@code me}, about to wait as a sender ({@code send}) or a
          * receiver in the cell with index {@code index}, parks at once without spinning. Only in a
          * channel that takes the rule ({@link #repeatWaiterParks}), and only while the channel is
-         * a pair: each side has seen one virtual waiting thread and never a second one, and
-         * {@code me} waits for at least the second time (a pipeline stage's producer and
+         * a pair: each side has seen one virtual waiting thread, which waited at least twice,
+         * and never a second one (a pipeline stage's producer and
          * consumer; a side with several waiting threads keeps the adaptive spin for good). A side
          * whose threads never wait (the producers of an unlimited channel, say) shows nothing, so
          * such a channel never counts as a pair. Only plain waits of virtual threads are seen:
@@ -239,9 +239,14 @@ final class Waiting {
          */
         private int mode;
 
-        /** Whether this side has had exactly one waiting thread so far. */
+        /**
+         * Whether this side has had exactly one waiting thread so far, and it waited at least
+         * twice (a side whose threads seldom wait, such as the producers of a fan-in, shows one
+         * thread after a single wait; a second wait by the same thread before any other thread
+         * waits is much stronger evidence).
+         */
         boolean single() {
-            return thread != 0L && !many;
+            return thread != 0L && !many && mode != 0;
         }
 
         /**

@@ -59,13 +59,16 @@ class SpinPolicyTest {
         assertFalse(spin.parkAtOnce(a, true, 0), "a side's first wait spins");
         assertFalse(spin.parkAtOnce(a, true, 16), "no receiver waited yet: not known to be a pair");
         assertFalse(spin.parkAtOnce(b, false, 0), "the receiving side's first wait spins");
+        assertFalse(spin.isPair(), "one wait of the receiver shows too little");
+        assertFalse(spin.parkAtOnce(a, true, 32), "the receiver waited once only: not yet a pair");
+        assertFalse(spin.isPair());
+        assertTrue(spin.parkAtOnce(b, false, 16), "one thread on each side, each waited twice: a pair");
         assertTrue(spin.isPair());
-        assertTrue(spin.parkAtOnce(b, false, 16), "one waiting thread on each side: a pair");
-        assertTrue(spin.parkAtOnce(a, true, 32));
-        assertFalse(spin.parkAtOnce(c, true, 48), "a second sender: no longer a pair");
+        assertTrue(spin.parkAtOnce(a, true, 48));
+        assertFalse(spin.parkAtOnce(c, true, 64), "a second sender: no longer a pair");
         assertFalse(spin.isPair());
         assertFalse(spin.parkAtOnce(b, false, 32), "for either side");
-        assertFalse(spin.parkAtOnce(a, true, 64), "for good");
+        assertFalse(spin.parkAtOnce(a, true, 80), "for good");
         Waiting.Spin off = new Waiting.Spin(Waiting.VIRTUAL_SPINS, false);
         for (int n = 0; n < 4; n++) {
             assertFalse(off.parkAtOnce(a, true, n), "a channel without the rule never parks at once");
@@ -89,6 +92,7 @@ class SpinPolicyTest {
         Thread b = Thread.ofVirtual().unstarted(() -> {});
         Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
         assertFalse(spin.parkAtOnce(b, true, 0), "the sending side's one thread");
+        assertFalse(spin.parkAtOnce(b, true, 16), "no receiver has waited yet: not a pair");
         long cell = 0;
         assertFalse(spin.parkAtOnce(a, false, cell++), "first wait");
         for (int n = 0; n < Waiting.PAIR_STRIKES + 1; n++) {
