@@ -316,7 +316,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                     res = Waiting.awaitSend(this, seg, i, (Thread) waiter, Waiting.nanosLeft(timeout, deadline));
                 }
             } catch (Error | RuntimeException e) {
-                Withdrawal.abandonSendCell(this, seg, i, waiter); // see Withdrawal
+                Withdrawal.abandonSendCell(this, seg, i, waiter, e); // see Withdrawal
                 throw e;
             }
             if (res == Result.DONE) {
@@ -412,7 +412,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                     res = Waiting.awaitReceive(this, seg, i, (Thread) waiter, Waiting.nanosLeft(timeout, deadline));
                 }
             } catch (Error | RuntimeException e) {
-                Withdrawal.abandonReceiveCell(this, seg, i, waiter);
+                Withdrawal.abandonReceiveCell(this, seg, i, waiter, e);
                 throw e;
             }
             if (!(res instanceof Result)) {

@@ -51,9 +51,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * are in {@code docs/cell-states.md}. The states: EMPTY ({@code null}), {@code IN_BUFFER}, {@code
  * BUFFERED}, a waiter (thread or select registration), {@code WaiterEB(waiter)}, the transient
  * {@code CLAIMED}, {@code BREAKING} and {@code INTERRUPTING_RCV}, and the final states {@code
- * DONE}, {@code BROKEN}, {@code INTERRUPTED_SEND}, {@code INTERRUPTED_RCV}, {@code CLOSED}. Every transition out of a select registration goes through
- * {@code CLAIMED}: to DONE (a rendezvous), BUFFERED (buffer expansion), CLOSED (closing), an
- * INTERRUPTED state (dead or refused registration), or back to the registration. A withdrawn cell
+ * DONE}, {@code BROKEN}, {@code INTERRUPTED_SEND}, {@code INTERRUPTED_RCV}, {@code CLOSED}. Every transition out of a select registration that needs a
+ * decision while holding the cell goes through {@code CLAIMED}: to DONE (a rendezvous), BUFFERED
+ * (buffer expansion), CLOSED (closing), an INTERRUPTED state (found dead or refused there), or back
+ * to the registration; a registration known to be dead or refused beforehand, or withdrawn by its
+ * owner, goes to its INTERRUPTED state in one CAS. A withdrawn cell
  * counts as cleaned, except that in a buffered channel a withdrawn receiver's cell is counted once
  * the buffer end has passed it; a segment with all cells cleaned is unlinked in O(1).
  *
@@ -157,7 +159,7 @@ abstract class ChannelState extends ChannelCounters {
      * How this channel's waiters (and selects whose first clause is on it) spin before parking:
      * see {@link Waiting#virtualSpinCeiling}.
      */
-    final Waiting.Spin spin;
+    final Spin spin;
 
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     final int capacity;
@@ -201,7 +203,7 @@ abstract class ChannelState extends ChannelCounters {
         super(new Segment(0, null, capacity > 0 ? 3 : 2), capacity, capacity > 0);
         this.capacity = capacity;
         this.name = name;
-        this.spin = new Waiting.Spin(Waiting.virtualSpinCeiling(capacity), Waiting.repeatWaiterParks(capacity));
+        this.spin = new Spin(Waiting.virtualSpinCeiling(capacity), Waiting.repeatWaiterParks(capacity), Spin.Start.of(capacity));
     }
 
     /** The buffer capacity: 0 for rendezvous, -1 for unlimited. */

@@ -28,9 +28,16 @@ final class Config {
     /**
      * Whether the virtual threads of a pair (one waiting thread on each side) park at once in a
      * channel with a large buffer, {@code weft.spins.repeatWaiterParks} (1, the default, or 0; see
-     * {@code Waiting.Spin#parkAtOnce}).
+     * {@code Spin#parkAtOnce}).
      */
     static final boolean REPEAT_WAITER_PARKS = intProperty("weft.spins.repeatWaiterParks", 1, 0, 1) == 1;
+
+    /**
+     * Whether the spin budget that new channels start with is learnt JVM-wide from the waits of
+     * new channels, {@code weft.spins.learnStart} (1, the default, or 0: every channel starts at
+     * {@code Waiting.INITIAL_SPINS}; see {@code Spin.Start}).
+     */
+    static final boolean LEARN_SPIN_START = intProperty("weft.spins.learnStart", 1, 0, 1) == 1;
 
     /**
      * How long a platform thread spins before it parks, in ns: {@code weft.spinMicros.platform} us

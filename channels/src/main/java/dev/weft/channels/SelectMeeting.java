@@ -11,9 +11,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Anyone other than its owner meeting a select's registration in a cell: a sender or receiver (plain
  * or itself a registering select), buffer expansion, closing. Every change of such a cell goes
- * through {@code CLAIMED}: the meeting thread claims the cell by CAS, then completes the select
- * ({@link #claimAndComplete}), or finalizes the cell as withdrawn ({@link #killCell}) and, if the
- * select is still registering, asks it to register that clause again. The select's own side is in
+ * through {@code CLAIMED} where something is decided while holding it: the meeting thread claims
+ * the cell by CAS, then completes the select ({@link #claimAndComplete}), or finalizes the cell as
+ * withdrawn ({@link #killCell}) and, if the select is still registering, asks it to register that
+ * clause again. A registration known to be dead or refused before the cell is touched is withdrawn
+ * by one CAS to the final state instead ({@link #withdrawRegistration}). The select's own side is in
  * {@link SelectRegistration}, its state machine in {@link SelectOp}.
  */
 final class SelectMeeting {
@@ -89,20 +91,14 @@ final class SelectMeeting {
                 continue;
             }
             if (SelectOp.isTerminal(os)) {
-                if (!seg.casState(i, st, CLAIMED)) {
-                    return RETRY;
-                }
-                killCell(ch, seg, i, st, send);
-                return WITHDRAWN;
+                return withdrawRegistration(ch, seg, i, st, send) ? WITHDRAWN : RETRY;
             }
             // op is registering (LOCKED or Pending)
             if (self != null) {
                 if (os instanceof SelectOp.Pending p && p.partner == self) {
                     // op waits for us: complete the rendezvous it described, in its cell
                     if (helpPending(op, p, self)) {
-                        if (seg.casState(i, st, CLAIMED)) {
-                            killCell(ch, seg, i, st, send);
-                        }
+                        withdrawRegistration(ch, seg, i, st, send); // unless someone else did
                         return HELPED_ELSEWHERE;
                     }
                     continue; // stale: op was released and retries; it is LOCKED now
@@ -116,10 +112,9 @@ final class SelectMeeting {
             }
             // a plain operation, or a select with a larger id: never wait for op; refuse its
             // registration here, and op registers that clause again
-            if (!seg.casState(i, st, CLAIMED)) {
+            if (!withdrawRegistration(ch, seg, i, st, send)) {
                 return RETRY;
             }
-            killCell(ch, seg, i, st, send);
             op.requestReregistration();
             return WITHDRAWN;
         }
@@ -226,11 +221,32 @@ final class SelectMeeting {
      * @param send whether the registration is a send
      */
     static void killCell(ChannelState ch, Segment seg, int i, Object st, boolean send) {
+        seg.svState(i, send ? INTERRUPTED_SEND : INTERRUPTED_RCV);
+        countWithdrawn(ch, seg, i, st, send);
+    }
+
+    /**
+     * Withdraws the registration {@code st} (dead, refused, or its owner's own) from cell {@code
+     * i} by one CAS to the final state, where nothing needs deciding while holding the cell, so
+     * without a CLAIMED window (an Error inside one would leave the cell held for ever); then
+     * counts the cell.
+     *
+     * @param send whether the registration is a send
+     * @return false if the cell no longer held {@code st} (nothing was done)
+     */
+    static boolean withdrawRegistration(ChannelState ch, Segment seg, int i, Object st, boolean send) {
+        if (!seg.casState(i, st, send ? INTERRUPTED_SEND : INTERRUPTED_RCV)) {
+            return false;
+        }
+        countWithdrawn(ch, seg, i, st, send);
+        return true;
+    }
+
+    /** The accounting of a withdrawn cell, once it holds its final state. */
+    private static void countWithdrawn(ChannelState ch, Segment seg, int i, Object st, boolean send) {
         if (send) {
-            seg.svState(i, INTERRUPTED_SEND);
             Withdrawal.onSenderCellWithdrawn(ch, seg, i, st);
         } else {
-            seg.svState(i, INTERRUPTED_RCV);
             Withdrawal.onReceiverCellWithdrawn(ch, seg, i, st);
         }
     }

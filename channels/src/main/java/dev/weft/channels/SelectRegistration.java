@@ -51,7 +51,7 @@ final class SelectRegistration {
      */
     static Object await(SelectOp op, long timeout, int[] order) {
         long deadline = timeout > 0 ? Waiting.deadline(timeout) : 0L;
-        Waiting.Spin spin = op.clause(0).channel().spin;
+        Spin spin = op.clause(0).channel().spin;
         boolean interrupted = false;
         op.svState(SelectOp.WAITING);
         try {
@@ -192,8 +192,7 @@ final class SelectRegistration {
             if (Cells.unwrap(st) != op) {
                 return;
             }
-            if (seg.casState(i, st, CLAIMED)) {
-                SelectMeeting.killCell(ch, seg, i, st, op.clause(k).isSend());
+            if (SelectMeeting.withdrawRegistration(ch, seg, i, st, op.clause(k).isSend())) {
                 return;
             }
         }

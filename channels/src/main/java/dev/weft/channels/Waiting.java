@@ -2,7 +2,6 @@ package dev.weft.channels;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -15,7 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * threads than carriers, a spinning thread burns the carrier its partner needs. Each {@link Spin}
  * (one per channel, used by its waiters and by the selects whose first clause is on it) learns
  * which regime it is in: a wait that the spin satisfied grows the budget, a wait that had to park
- * halves it. A new channel starts at {@link #INITIAL_SPINS}. A budget that fell to zero is probed
+ * halves it. A new channel starts at {@link #INITIAL_SPINS}; one with a large buffer starts lower
+ * where the new channels of its kind before it learnt that spinning does not pay (a crowd of
+ * short-lived channels; see {@link Spin.Start}). A budget that fell to zero is probed
  * again ({@link #PROBE_SPINS} spins) on one wait in 32, so the estimate recovers when the regime
  * changes. The ceiling is {@code weft.spins.virtual} spins; it also caps the start and the probe,
  * so a ceiling of 0 means that virtual threads never spin before they park (the short back-off
@@ -88,9 +89,10 @@ final class Waiting {
     }
 
     /**
-     * The spin budget of a new channel's first virtual wait. A smaller start (8) saves a
-     * short-lived channel among many its failed spins (Parallel 16: 0.75x), but it tips more runs
-     * of a few threads on one channel into the parked convoy; see {@code docs/PERFORMANCE.md}.
+     * The most spins of a new channel's first virtual wait (see {@link Spin.Start} for where it
+     * starts lower). A smaller fixed start (8) saves a short-lived channel among many its failed
+     * spins (Parallel 16: 0.75x), but it tips more runs of a few threads on one channel into the
+     * parked convoy; see {@code docs/PERFORMANCE.md}.
      */
     static final int INITIAL_SPINS = 32;
 
@@ -118,171 +120,6 @@ final class Waiting {
 
     /** Spins before a busy-wait for a transient state yields its core. */
     private static final int BACKOFF_SPINS = 64;
-
-    /**
-     * What one channel's waits have learnt: the adaptive spin budget of virtual threads, whether
-     * platform threads found the channel idle, and whether the channel is a pair ({@link
-     * #parkAtOnce}). Racy on purpose (a lost update only blurs the estimate); written only when
-     * it changes, except the virtual budget and a pair side's last wait.
-     */
-    static final class Spin {
-        /**
-         * The most spins of a virtual wait: {@link #virtualSpinCeiling} of the channel's capacity,
-         * or a test's value.
-         */
-        private final int ceiling;
-        /** Whether a repeat waiter parks at once (see {@link #parkAtOnce}). */
-        private final boolean repeatWaiterParks;
-        private int budget;
-        private boolean platformIdle;
-        /** The pair state of each side ({@code null} without the rule; see {@link #parkAtOnce}). */
-        private final Side senders;
-        private final Side receivers;
-
-        Spin() {
-            this(VIRTUAL_SPINS, false);
-        }
-
-        /**
-         * A policy whose virtual waits never spin more than {@code ceiling} times (0: never), and
-         * whose repeat waiters park at once if {@code repeatWaiterParks}.
-         */
-        Spin(int ceiling, boolean repeatWaiterParks) {
-            this.ceiling = ceiling;
-            this.repeatWaiterParks = repeatWaiterParks;
-            this.budget = Math.min(INITIAL_SPINS, ceiling);
-            this.senders = repeatWaiterParks ? new Side() : null;
-            this.receivers = repeatWaiterParks ? new Side() : null;
-        }
-
-        /**
-         * Whether virtual thread {@code me}, about to wait as a sender ({@code send}) or a
-         * receiver in the cell with index {@code index}, parks at once without spinning. Only in a
-         * channel that takes the rule ({@link #repeatWaiterParks}), and only while the channel is
-         * a pair: each side has seen one virtual waiting thread, which waited at least twice,
-         * and never a second one (a pipeline stage's producer and
-         * consumer; a side with several waiting threads keeps the adaptive spin for good). A side
-         * whose threads never wait (the producers of an unlimited channel, say) shows nothing, so
-         * such a channel never counts as a pair. Only plain waits of virtual threads are seen:
-         * platform threads and selects neither take the rule nor count as a side's thread. A
-         * pair's partner, once unparked, runs next on the parker's carrier and
-         * fills or drains the buffer meanwhile, so a parked wait is followed by a burst of
-         * operations that do not wait. When it is not (a request and its reply, where every
-         * operation waits for its partner: {@link #PAIR_STRIKES} parked waits in a row, each one
-         * cell after the previous), the side spins again for {@link #PAIR_RETRY_AFTER} waits,
-         * then tries once more. Records the wait; racy (a lost update only delays a switch).
-         */
-        boolean parkAtOnce(Thread me, boolean send, long index) {
-            if (!repeatWaiterParks) {
-                return false;
-            }
-            Side own = send ? senders : receivers;
-            Side other = send ? receivers : senders;
-            return own.parkAtOnce(me.threadId(), index) && other.single();
-        }
-
-        /** Whether the channel counts as a pair now (see {@link #parkAtOnce}); for tests. */
-        boolean isPair() {
-            return repeatWaiterParks && senders.single() && receivers.single();
-        }
-
-        /** The most spins of a virtual wait on this channel. */
-        int ceiling() {
-            return ceiling;
-        }
-
-        /** The spin budget of a virtual thread's next wait. */
-        int budget() {
-            int b = budget;
-            if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
-                return Math.min(PROBE_SPINS, ceiling);
-            }
-            return b;
-        }
-
-        /** Records a virtual thread's wait: the spin won after {@code used} spins, or it parked. */
-        void record(boolean spinWon, int used) {
-            int b = budget;
-            if (spinWon) {
-                budget = Math.min(Math.max(b, used) * 2 + 8, ceiling);
-            } else {
-                budget = b >> 1;
-            }
-        }
-
-        /** How long a platform thread's next wait spins, in ns. */
-        long platformWindow() {
-            return platformIdle ? PLATFORM_SPIN_NANOS >> 3 : PLATFORM_SPIN_NANOS;
-        }
-
-        /** Records a platform thread's wait: its spin won, or it parked for {@code parkedNanos}. */
-        void recordPlatform(boolean spinWon, long parkedNanos) {
-            boolean idle = !spinWon && parkedNanos > IDLE_PARK_FACTOR * PLATFORM_SPIN_NANOS;
-            if (idle != platformIdle) {
-                platformIdle = idle;
-            }
-        }
-    }
-
-    /** One side (senders or receivers) of a channel, as {@link Spin#parkAtOnce} sees its waits. */
-    static final class Side {
-        /** The id of the side's first virtual waiting thread (0: none yet). */
-        private long thread;
-        /** Whether a second thread waited on this side: the channel is no pair, for good. */
-        private boolean many;
-        /** The cell index of the side's last wait. */
-        private long lastWait;
-        /**
-         * Above 0: park-at-once mode, the strikes left (waits one cell after the previous one)
-         * before it ends; below 0: spinning, minus the waits left until the mode is tried again;
-         * 0: the next wait tries it.
-         */
-        private int mode;
-
-        /**
-         * Whether this side has had exactly one waiting thread so far, and it waited at least
-         * twice (a side whose threads seldom wait, such as the producers of a fan-in, shows one
-         * thread after a single wait; a second wait by the same thread before any other thread
-         * waits is much stronger evidence).
-         */
-        boolean single() {
-            return thread != 0L && !many && mode != 0;
-        }
-
-        /**
-         * Records a wait of thread {@code id} in cell {@code index}; whether it parks at once, as
-         * far as this side can tell (see {@link Spin#parkAtOnce}).
-         */
-        boolean parkAtOnce(long id, long index) {
-            if (many) {
-                return false;
-            }
-            if (thread != id) {
-                if (thread == 0L) {
-                    thread = id; // a side's first wait spins
-                } else {
-                    many = true;
-                }
-                lastWait = index;
-                return false;
-            }
-            long previous = lastWait;
-            lastWait = index;
-            int m = mode;
-            if (m < 0) {
-                mode = m + 1;
-                return false;
-            }
-            if (m == 0) {
-                mode = PAIR_STRIKES;
-            } else if (index - previous <= 1) {
-                mode = m == 1 ? -PAIR_RETRY_AFTER : m - 1; // a round trip, not a burst
-            } else if (m != PAIR_STRIKES) {
-                mode = PAIR_STRIKES;
-            }
-            return true;
-        }
-    }
 
     /**
      * Waits as the sender of the cell; returns DONE, CLOSED, NO_WAITER (timed out) or FAILED (the

@@ -93,13 +93,47 @@ final class Withdrawal {
      * {@link SelectMeeting#killCell} for a select's registration), and woken: a thread then finds
      * its cell withdrawn and tries again in another cell ({@link Waiting#awaitSend}, {@link Waiting#awaitReceive}), a
      * select registers that clause again. Before, the partner stayed parked in a cell that nobody
-     * would ever fill, and even done() did not wake it (ErrorInsideOperationTest). The partner is
-     * woken (or asked to register again) even if the cleanup accounting after its withdrawal
-     * throws a second Error: that accounting can move the buffer end, which may allocate a segment
-     * (ErrorInsideOperationTest). Known limit: an Error thrown while the current thread itself holds
-     * a cell CLAIMED (only a StackOverflowError at one of the two or three calls inside that
-     * window can be) leaves that cell CLAIMED, and giving it up then waits for ever.
+     * would ever fill, and even done() did not wake it (ErrorInsideOperationTest). The wake-up (or
+     * the request to register again) is attempted even if the cleanup accounting after the
+     * partner's withdrawal throws a second Error: that accounting can move the buffer end, which
+     * may allocate a segment (ErrorInsideOperationTest). The partner's cell is withdrawn by one CAS
+     * to its final state, with no CLAIMED window in between. A second Error thrown while giving
+     * the cell up is added to the first as a suppressed exception; the first is what the operation
+     * throws ({@link #abandonSendCell(ChannelState, Segment, int, Object, Throwable)}). Known
+     * limit: an Error thrown while the current thread itself holds a cell CLAIMED (only a
+     * StackOverflowError at one of the two or three calls inside that window can be: completing or
+     * refusing a select's registration) leaves that cell CLAIMED, and every thread that reaches
+     * the cell afterwards (its partner, buffer expansion, the sweep of done() or error()) then
+     * waits for it for ever.
      */
+
+    /**
+     * {@link #abandonSendCell(ChannelState, Segment, int, Object)} for a send hit by {@code
+     * cause}: a second Error thrown meanwhile is added to {@code cause} as suppressed, so the
+     * caller rethrows the first one.
+     */
+    static void abandonSendCell(ChannelState ch, Segment seg, int i, Object waiter, Throwable cause) {
+        try {
+            abandonSendCell(ch, seg, i, waiter);
+        } catch (Throwable second) {
+            suppress(cause, second);
+        }
+    }
+
+    /** {@link #abandonReceiveCell} for a receive hit by {@code cause}; as above. */
+    static void abandonReceiveCell(ChannelState ch, Segment seg, int i, Object waiter, Throwable cause) {
+        try {
+            abandonReceiveCell(ch, seg, i, waiter);
+        } catch (Throwable second) {
+            suppress(cause, second);
+        }
+    }
+
+    private static void suppress(Throwable cause, Throwable second) {
+        if (second != cause) { // the JVM may throw one preallocated OutOfMemoryError twice
+            cause.addSuppressed(second);
+        }
+    }
 
     /**
      * Gives up cell {@code i} of {@code seg} for a send hit by an error, or for a try-send that
@@ -154,33 +188,28 @@ final class Withdrawal {
      * @return false if the cell changed meanwhile (nothing was done)
      */
     private static boolean withdrawPartner(ChannelState ch, Segment seg, int i, Object st, boolean send) {
-        Object w = Cells.unwrap(st);
-        if (w instanceof Thread t) {
-            if (!seg.casState(i, st, send ? INTERRUPTED_SEND : INTERRUPTED_RCV)) {
-                return false;
-            }
-            // the partner is woken even if the accounting throws (it may allocate a segment, and
-            // this runs in the handler of an Error): its cell is final, nobody else would wake it
-            try {
-                if (send) {
-                    onSenderCellWithdrawn(ch, seg, i, st);
-                } else {
-                    onReceiverCellWithdrawn(ch, seg, i, st);
-                }
-            } finally {
-                LockSupport.unpark(t);
-            }
-            return true;
-        }
-        SelectOp op = (SelectOp) w;
-        if (!seg.casState(i, st, CLAIMED)) {
+        // one CAS to the final state, also for a select's registration (as in
+        // SelectMeeting.withdrawRegistration, whose accounting is the same): nothing is decided
+        // in between, so no CLAIMED window (review of 3647b74)
+        if (!seg.casState(i, st, send ? INTERRUPTED_SEND : INTERRUPTED_RCV)) {
             return false;
         }
+        // the partner is woken even if the accounting throws (it may allocate a segment, and
+        // this runs in the handler of an Error): its cell is final, nobody else would wake it
         try {
-            SelectMeeting.killCell(ch, seg, i, st, send); // writes the final state before it counts
+            if (send) {
+                onSenderCellWithdrawn(ch, seg, i, st);
+            } else {
+                onReceiverCellWithdrawn(ch, seg, i, st);
+            }
         } finally {
-            if (!SelectOp.isTerminal(op.lvState())) {
-                op.requestReregistration(); // WAITING or registering: it registers this clause again
+            if (Cells.unwrap(st) instanceof Thread t) {
+                LockSupport.unpark(t);
+            } else {
+                SelectOp op = (SelectOp) Cells.unwrap(st);
+                if (!SelectOp.isTerminal(op.lvState())) {
+                    op.requestReregistration(); // WAITING or registering: it registers this clause again
+                }
             }
         }
         return true;

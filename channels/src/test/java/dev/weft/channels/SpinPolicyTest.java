@@ -12,13 +12,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Unit tests of the spin policy ({@link Waiting.Spin}) and of waiting in a cell. */
+/** Unit tests of the spin policy ({@link Spin}) and of waiting in a cell. */
 @Timeout(30)
 class SpinPolicyTest {
 
     @Test
     void aWaitThatTheSpinSatisfiedGrowsTheBudgetUpToTheCeiling() {
-        Waiting.Spin spin = new Waiting.Spin();
+        Spin spin = new Spin();
         assertEquals(Waiting.INITIAL_SPINS, spin.budget());
         spin.record(true, 10);
         assertEquals(Math.max(Waiting.INITIAL_SPINS, 10) * 2 + 8, spin.budget());
@@ -55,7 +55,7 @@ class SpinPolicyTest {
         Thread a = Thread.ofVirtual().unstarted(() -> {});
         Thread b = Thread.ofVirtual().unstarted(() -> {});
         Thread c = Thread.ofVirtual().unstarted(() -> {});
-        Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
+        Spin spin = new Spin(Waiting.VIRTUAL_SPINS, true);
         assertFalse(spin.parkAtOnce(a, true, 0), "a side's first wait spins");
         assertFalse(spin.parkAtOnce(a, true, 16), "no receiver waited yet: not known to be a pair");
         assertFalse(spin.parkAtOnce(b, false, 0), "the receiving side's first wait spins");
@@ -69,7 +69,7 @@ class SpinPolicyTest {
         assertFalse(spin.isPair());
         assertFalse(spin.parkAtOnce(b, false, 32), "for either side");
         assertFalse(spin.parkAtOnce(a, true, 80), "for good");
-        Waiting.Spin off = new Waiting.Spin(Waiting.VIRTUAL_SPINS, false);
+        Spin off = new Spin(Waiting.VIRTUAL_SPINS, false);
         for (int n = 0; n < 4; n++) {
             assertFalse(off.parkAtOnce(a, true, n), "a channel without the rule never parks at once");
         }
@@ -79,7 +79,7 @@ class SpinPolicyTest {
     @Test
     void aSideWhoseThreadsNeverWaitMakesNoPair() {
         Thread consumer = Thread.ofVirtual().unstarted(() -> {});
-        Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
+        Spin spin = new Spin(Waiting.VIRTUAL_SPINS, true);
         for (int n = 0; n < 100; n++) {
             assertFalse(spin.parkAtOnce(consumer, false, 16L * n),
                     "a consumer whose producers never wait (fan-in into an unlimited channel) keeps spinning");
@@ -90,7 +90,7 @@ class SpinPolicyTest {
     void aPairWhoseWaitsAreRoundTripsSpinsAgainAndTriesParkingLater() {
         Thread a = Thread.ofVirtual().unstarted(() -> {});
         Thread b = Thread.ofVirtual().unstarted(() -> {});
-        Waiting.Spin spin = new Waiting.Spin(Waiting.VIRTUAL_SPINS, true);
+        Spin spin = new Spin(Waiting.VIRTUAL_SPINS, true);
         assertFalse(spin.parkAtOnce(b, true, 0), "the sending side's one thread");
         assertFalse(spin.parkAtOnce(b, true, 16), "no receiver has waited yet: not a pair");
         long cell = 0;
@@ -108,6 +108,72 @@ class SpinPolicyTest {
             assertTrue(spin.parkAtOnce(a, false, cell), "waits a burst apart keep the mode");
             cell += 2 + n % 16;
         }
+    }
+
+    @Test
+    void aSideStaysAPairSideWhenItsRoundTripFallbackCountsBackToARetry() {
+        // review of 3e55e30: single() read "mode != 0", so the moment a side's fallback counted
+        // back to 0 the pair looked like no pair (and a final isPair() check could fail)
+        Thread a = Thread.ofVirtual().unstarted(() -> {});
+        Thread b = Thread.ofVirtual().unstarted(() -> {});
+        Spin spin = new Spin(Waiting.VIRTUAL_SPINS, true);
+        spin.parkAtOnce(b, true, 0);
+        spin.parkAtOnce(b, true, 16);
+        long cell = 0;
+        for (int n = 0; n < Waiting.PAIR_STRIKES + 2; n++) {
+            spin.parkAtOnce(a, false, cell++); // enters park-at-once mode, then strikes out
+        }
+        for (int n = 0; n < Waiting.PAIR_RETRY_AFTER; n++) {
+            spin.parkAtOnce(a, false, cell += 16);
+            assertTrue(spin.isPair(), "one thread per side, each waited twice: a pair, after wait " + n);
+        }
+    }
+
+    @Test
+    void newChannelsStartWhereTheSecondWaitsOfNewChannelsBeforeThemLeftTheStart() {
+        Spin.Start start = new Spin.Start(true);
+        assertEquals(Waiting.INITIAL_SPINS, start.budget());
+        for (int c = 0; c < 6; c++) { // a crowd of short-lived channels: their spins fail
+            Spin spin = new Spin(Waiting.VIRTUAL_SPINS, false, start);
+            assertEquals(Waiting.INITIAL_SPINS >> c, spin.budget(), "channel " + c);
+            spin.record(false, spin.budget()); // the first recorded wait only trains the channel
+            assertEquals(Waiting.INITIAL_SPINS >> c, start.budget(), "channel " + c);
+            spin.record(false, spin.budget()); // the second one trains the start
+            spin.record(false, 0); // later ones do not
+            assertEquals(Waiting.INITIAL_SPINS >> (c + 1), start.budget(), "after channel " + c);
+        }
+        assertEquals(0, start.budget());
+        Spin late = new Spin(Waiting.VIRTUAL_SPINS, false, start);
+        for (int n = 0; n < 100; n++) {
+            int budget = late.budget();
+            assertTrue(budget == 0 || budget == Waiting.PROBE_SPINS, "starts at 0 and only probes: " + budget);
+        }
+        late.record(true, 5); // a probe that won
+        late.record(true, 5);
+        assertEquals(5 * 2 + 8, start.budget(), "a won spin raises the start");
+        for (int c = 0; c < 4; c++) {
+            Spin spin = new Spin(Waiting.VIRTUAL_SPINS, false, start);
+            spin.record(true, 200);
+            spin.record(true, 200);
+        }
+        assertEquals(Waiting.INITIAL_SPINS, start.budget(), "never above the fixed start");
+        assertTrue(new Spin(4, false, start).budget() <= 4, "the ceiling caps the start");
+
+        Spin.Start fixed = new Spin.Start(false); // weft.spins.learnStart=0
+        for (int c = 0; c < 10; c++) {
+            Spin spin = new Spin(Waiting.VIRTUAL_SPINS, false, fixed);
+            spin.record(false, 32);
+            spin.record(false, 16);
+        }
+        assertEquals(Waiting.INITIAL_SPINS, fixed.budget());
+        assertEquals(!"0".equals(System.getProperty("weft.spins.learnStart")), Config.LEARN_SPIN_START);
+        // which channels learn it: large buffers and unlimited ones
+        assertSame(Spin.Start.JVM, Spin.Start.of(Waiting.LARGE_BUFFER));
+        assertSame(Spin.Start.JVM, Spin.Start.of(-1));
+        assertSame(Spin.Start.FIXED, Spin.Start.of(0));
+        assertSame(Spin.Start.FIXED, Spin.Start.of(Waiting.LARGE_BUFFER - 1));
+        Spin.Start.FIXED.learn(false, 32);
+        assertEquals(Waiting.INITIAL_SPINS, Spin.Start.FIXED.budget());
     }
 
     @Test
@@ -149,12 +215,12 @@ class SpinPolicyTest {
 
     @Test
     void theCeilingCapsTheStartTheGrowthAndTheProbeAndZeroNeverSpins() {
-        Waiting.Spin none = new Waiting.Spin(0, false);
+        Spin none = new Spin(0, false);
         none.record(true, 100); // even a won spin (which a zero budget cannot have) stays at 0
         for (int n = 0; n < 10_000; n++) {
             assertEquals(0, none.budget(), "a ceiling of 0 never spins, not even to probe");
         }
-        Waiting.Spin small = new Waiting.Spin(4, false);
+        Spin small = new Spin(4, false);
         assertEquals(4, small.budget());
         small.record(true, 3);
         assertEquals(4, small.budget());
@@ -169,7 +235,7 @@ class SpinPolicyTest {
 
     @Test
     void aWaitThatHadToParkHalvesTheBudgetAndZeroIsProbedAgainSometimes() {
-        Waiting.Spin spin = new Waiting.Spin();
+        Spin spin = new Spin();
         spin.record(true, 60); // 128
         spin.record(false, 128);
         assertEquals(64, spin.budget());
@@ -187,7 +253,7 @@ class SpinPolicyTest {
 
     @Test
     void platformThreadsSpinForAFixedWindowWhateverTheBudgetThenPark() throws Exception {
-        Waiting.Spin spin = new Waiting.Spin();
+        Spin spin = new Spin();
         spin.record(true, 60); // a virtual budget of 128, which the platform wait must not touch
         Segment seg = new Segment(0, null, 0);
         Object[] result = new Object[1];
@@ -233,7 +299,7 @@ class SpinPolicyTest {
                     Thread.onSpinWait();
                 }
                 me.interrupt();
-                result[0] = Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this, false);
+                result[0] = Waiting.spinThenPark(seg, 0, me, null, deadline, new Spin(), this, false);
             });
             t.start();
             t.join(10_000);
@@ -243,7 +309,7 @@ class SpinPolicyTest {
 
     @Test
     void aLongPlatformParkShortensTheWindowUntilASpinWinsOrAParkIsShortAgain() {
-        Waiting.Spin spin = new Waiting.Spin();
+        Spin spin = new Spin();
         long w = Waiting.PLATFORM_SPIN_NANOS;
         assumeTrue(w > 0, "no window on one CPU");
         assertEquals(w, spin.platformWindow());
@@ -262,7 +328,7 @@ class SpinPolicyTest {
     void aPlatformWaitThatTimedOutInItsSpinOrWasInterruptedLeavesTheIdleMarkAlone() {
         long w = Waiting.PLATFORM_SPIN_NANOS;
         assumeTrue(w > 0, "no window on one CPU");
-        Waiting.Spin spin = new Waiting.Spin();
+        Spin spin = new Spin();
         spin.recordPlatform(false, Long.MAX_VALUE); // idle: an eighth of the window
         Segment seg = new Segment(0, null, 0);
         Thread me = Thread.currentThread();
@@ -294,7 +360,7 @@ class SpinPolicyTest {
             seg.casState(0, me, Cells.State.DONE);
             java.util.concurrent.locks.LockSupport.unpark(me);
         });
-        assertSame(Cells.State.DONE, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this, false));
+        assertSame(Cells.State.DONE, Waiting.spinThenPark(seg, 0, me, null, 0L, new Spin(), this, false));
         partner.join();
     }
 
@@ -304,9 +370,9 @@ class SpinPolicyTest {
         Thread me = Thread.currentThread();
         assertTrue(seg.casState(0, null, me));
         long deadline = Waiting.deadline(TimeUnit.MILLISECONDS.toNanos(20));
-        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, new Waiting.Spin(), this, false));
+        assertSame(Result.TIMED_OUT, Waiting.spinThenPark(seg, 0, me, null, deadline, new Spin(), this, false));
         me.interrupt();
-        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, new Waiting.Spin(), this, false));
+        assertSame(Result.INTERRUPTED, Waiting.spinThenPark(seg, 0, me, null, 0L, new Spin(), this, false));
         assertFalse(Thread.interrupted(), "the flag is cleared when reported");
         assertSame(me, seg.lvState(0), "the caller withdraws, not the wait loop");
     }
@@ -321,7 +387,7 @@ class SpinPolicyTest {
             sleep(50);
             op.requestReregistration();
         });
-        assertSame(SelectOp.WAITING, Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op, false));
+        assertSame(SelectOp.WAITING, Waiting.spinThenPark(null, 0, me, op, 0L, new Spin(), op, false));
         partner.join();
         assertTrue(op.takeReregisterRequest());
         partner = Thread.ofPlatform().start(() -> {
@@ -329,7 +395,7 @@ class SpinPolicyTest {
             op.casState(SelectOp.WAITING, SelectOp.selected(0));
             op.wake();
         });
-        assertSame(SelectOp.selected(0), Waiting.spinThenPark(null, 0, me, op, 0L, new Waiting.Spin(), op, false));
+        assertSame(SelectOp.selected(0), Waiting.spinThenPark(null, 0, me, op, 0L, new Spin(), op, false));
         partner.join();
     }
 

@@ -48,7 +48,7 @@ public final class RandomStress {
     /**
      * {@code -Dstress.pair=true}: one producer and one consumer, both virtual, so that each channel
      * is a pair, whose virtual waiters park at once in buffers of 16 or more ({@code
-     * Waiting.Spin#parkAtOnce}); otherwise 4 producers and 3 consumers, half of them virtual.
+     * Spin#parkAtOnce}); otherwise 4 producers and 3 consumers, half of them virtual.
      */
     static final boolean PAIR = Boolean.getBoolean("stress.pair");
     static final int PRODUCERS = PAIR ? 1 : 4;
