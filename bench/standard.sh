@@ -17,7 +17,8 @@
 # Runs (forks x warm-up/measured iterations; every score ns per value, per handoff or per hop):
 #   single (5 forks, 3 x 500 ms + 5 x 500 ms, -prof gc): Rendezvous, Buffered 16, Request-reply over
 #     two channels of 16 (no kotlin), Select 2 clauses,
-#     pair floors (virtual threads, park at once and 200 spins). Their fork means are bimodal.
+#     pair floors (virtual threads, park at once and 200 spins), the ring floor of Buffered 16
+#     (RingFloor: park at once and 200 spins). Their fork means are bimodal.
 #   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, pair floors
 #     on platform threads.
 #   noisy (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 beside a CPU-burning platform thread.
@@ -77,6 +78,7 @@ RUNS=(
   "request-reply16|single|\.RequestReplyBenchmark\. -p capacity=16 -p impl=weft,jox,jox111,ArrayBlockingQueue,LinkedBlockingQueue"
   "select2|single|\.SelectBenchmark\. -p clauses=2 -p impl=weft,jox,jox111,kotlin"
   "floor-pair|single|\.PairFloorBenchmark\. -p threads=virtual -p spins=0,200"
+  "floor-ring|single|\.RingFloorBenchmark\. -p capacity=16 -p spins=0,200"
   "platform-rendezvous|platform|\.PlatformRendezvousBenchmark\. -p impl=$RDV"
   "platform-buffered16|platform|\.PlatformBufferedBenchmark\. -p capacity=16 -p impl=$BUF"
   "floor-pair-platform|platform|\.PairFloorBenchmark\. -p threads=platform -p spins=0,200"

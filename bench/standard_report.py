@@ -28,7 +28,7 @@ MAIN = ["Rendezvous", "Buffered", "RequestReply", "Select", "Chained", "Parallel
         "PlatformRendezvous", "PlatformBuffered"]
 NOISY = {"NoisyRendezvous": "Rendezvous", "NoisyBuffered": "Buffered"}
 LATENCY = ["RendezvousLatency", "BufferedLatency"]
-FLOORS = ["PairFloor", "ChainFloor"]
+FLOORS = ["PairFloor", "RingFloor", "ChainFloor"]
 PEERS = ["jox", "jox111", "kotlin"]
 JDK = ["SynchronousQueue", "LinkedTransferQueue", "Exchanger", "ArrayBlockingQueue", "LinkedBlockingQueue"]
 HIDDEN = {("channelCount", "10000"), ("pairs", "10000")}
@@ -91,9 +91,18 @@ def ratio_cell(a, b):
 
 
 def floor_for(table, cls, params):
-    """The floor a scenario is measured against, or None: the spinning pair handoff for the
+    """The floor a scenario is measured against, or None: for Buffered the cheaper wait policy of
+    the blocking ring of its capacity (when measured), the spinning pair handoff for the other
     single-pair scenarios (on the same kind of thread), the 10k chain for Chained at capacity 0."""
     p = dict(params)
+    if cls == "Buffered":
+        # the cheapest blocking ring of the same capacity, with the better of its two wait policies
+        rings = [(f"ring {p.get('capacity')} ({'park at once' if spins == '0' else 'spin'})",
+                  table.get(("RingFloor", (("capacity", p.get("capacity")), ("spins", spins))), {}).get("floor"))
+                 for spins in ("0", "200")]
+        rings = [(label, r) for label, r in rings if r and r.forks]
+        if rings:
+            return min(rings, key=lambda lr: lr[1].median)
     if cls in ("Rendezvous", "Buffered", "Select", "PlatformRendezvous", "PlatformBuffered"):
         threads = "platform" if cls.startswith("Platform") else "virtual"
         key = ("PairFloor", (("spins", "200"), ("threads", threads)))
@@ -150,7 +159,11 @@ def floors_table(table, out):
     for key in keys:
         r = table[key]["floor"]
         p = dict(key[1])
-        if key[0] == "PairFloor":
+        if key[0] == "RingFloor":
+            what = (f"ring of {p.get('capacity')} values, a virtual producer and consumer, "
+                    + ("park at once" if p.get("spins") == "0" else f"{p.get('spins')} spins, then park")
+                    + " (ns per value)")
+        elif key[0] == "PairFloor":
             what = (f"pair handoff, {p.get('threads')} threads, "
                     + ("park at once" if p.get("spins") == "0" else f"{p.get('spins')} spins, then park")
                     + " (ns per handoff)")

@@ -170,9 +170,12 @@ final class BufferExpansion {
             // itself); withdraw the registration, and a registering select registers it again.
             // st is no WaiterEB here (returned above), so killCell starts no nested expansion,
             // which would not know mayYield
-            SelectMeeting.killCell(ch, seg, i, st, true);
-            if (!SelectOp.isTerminal(os)) {
-                op.requestReregistration();
+            try {
+                SelectMeeting.killCell(ch, seg, i, st, true);
+            } finally {
+                if (!SelectOp.isTerminal(os)) {
+                    op.requestReregistration(); // even after an Error in the accounting
+                }
             }
             return false;
         }

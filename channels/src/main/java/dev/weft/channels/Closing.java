@@ -133,8 +133,11 @@ final class Closing {
                 return;
             }
             if (SelectOp.isLocked(os) && !mayWait) {
-                SelectMeeting.killCell(ch, seg, i, st, false); // a receive registration: this is a sender's cell
-                op.requestReregistration();
+                try {
+                    SelectMeeting.killCell(ch, seg, i, st, false); // a receive registration: this is a sender's cell
+                } finally {
+                    op.requestReregistration(); // even after an Error in the accounting
+                }
                 return;
             }
             if (SelectOp.isLocked(os)) {

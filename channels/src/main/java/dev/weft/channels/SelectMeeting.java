@@ -91,14 +91,14 @@ final class SelectMeeting {
                 continue;
             }
             if (SelectOp.isTerminal(os)) {
-                return withdrawRegistration(ch, seg, i, st, send) ? WITHDRAWN : RETRY;
+                return withdrawRegistration(ch, seg, i, st, send, null) ? WITHDRAWN : RETRY;
             }
             // op is registering (LOCKED or Pending)
             if (self != null) {
                 if (os instanceof SelectOp.Pending p && p.partner == self) {
                     // op waits for us: complete the rendezvous it described, in its cell
                     if (helpPending(op, p, self)) {
-                        withdrawRegistration(ch, seg, i, st, send); // unless someone else did
+                        withdrawRegistration(ch, seg, i, st, send, null); // unless someone else did
                         return HELPED_ELSEWHERE;
                     }
                     continue; // stale: op was released and retries; it is LOCKED now
@@ -112,11 +112,7 @@ final class SelectMeeting {
             }
             // a plain operation, or a select with a larger id: never wait for op; refuse its
             // registration here, and op registers that clause again
-            if (!withdrawRegistration(ch, seg, i, st, send)) {
-                return RETRY;
-            }
-            op.requestReregistration();
-            return WITHDRAWN;
+            return withdrawRegistration(ch, seg, i, st, send, op) ? WITHDRAWN : RETRY;
         }
     }
 
@@ -232,13 +228,23 @@ final class SelectMeeting {
      * counts the cell.
      *
      * @param send whether the registration is a send
+     * @param refused the select whose registration this refuses (it registers that clause again),
+     *     or {@code null}; asked even if the accounting throws (it may move the buffer end and
+     *     allocate a segment), or it would wait with a clause nobody can see (review of 2c740f7)
      * @return false if the cell no longer held {@code st} (nothing was done)
      */
-    static boolean withdrawRegistration(ChannelState ch, Segment seg, int i, Object st, boolean send) {
+    static boolean withdrawRegistration(
+            ChannelState ch, Segment seg, int i, Object st, boolean send, SelectOp refused) {
         if (!seg.casState(i, st, send ? INTERRUPTED_SEND : INTERRUPTED_RCV)) {
             return false;
         }
-        countWithdrawn(ch, seg, i, st, send);
+        try {
+            countWithdrawn(ch, seg, i, st, send);
+        } finally {
+            if (refused != null) {
+                refused.requestReregistration();
+            }
+        }
         return true;
     }
 

@@ -192,7 +192,7 @@ final class SelectRegistration {
             if (Cells.unwrap(st) != op) {
                 return;
             }
-            if (SelectMeeting.withdrawRegistration(ch, seg, i, st, op.clause(k).isSend())) {
+            if (SelectMeeting.withdrawRegistration(ch, seg, i, st, op.clause(k).isSend(), null)) {
                 return;
             }
         }

@@ -64,7 +64,7 @@ final class Spin {
         this.ceiling = ceiling;
         this.repeatWaiterParks = repeatWaiterParks;
         this.start = start;
-        this.budget = Math.min(start.budget(), ceiling);
+        this.budget = Math.min(start.startFor(), ceiling);
         this.senders = repeatWaiterParks ? new Side() : null;
         this.receivers = repeatWaiterParks ? new Side() : null;
     }
@@ -166,9 +166,24 @@ final class Spin {
             this.learns = learns;
         }
 
-        /** The budget a new channel starts with (before its ceiling). */
+        /** The learnt start (before a channel's ceiling). */
         int budget() {
             return budget;
+        }
+
+        /**
+         * What a new channel starts with: the learnt start; while that is 0, one new channel in
+         * 32 starts at {@link Waiting#PROBE_SPINS} instead, so that the start is sampled again at
+         * the rate channels are made (a channel at 0 records only its probes, one wait in 32, and
+         * teaches the start only with its second record, which a channel of a few waits seldom
+         * has; review of 2c740f7).
+         */
+        int startFor() {
+            int b = budget;
+            if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
+                return PROBE_SPINS;
+            }
+            return b;
         }
 
         /** A new channel's second recorded wait: the spin won after {@code used} spins, or it parked. */

@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A party gives up its cell: a waiter after an interrupt or timeout, a try-operation that found no
- * partner, a dead or refused select registration (through {@link SelectMeeting#killCell}), and an
+ * partner, a dead or refused select registration (through {@link SelectMeeting#withdrawRegistration}, or
+ * {@link SelectMeeting#killCell} after claiming it), and an
  * operation hit by an Error. Here is what withdrawing leaves behind: the cell becomes {@code
  * INTERRUPTED_SEND} or {@code INTERRUPTED_RCV} and is counted as cleaned for segment removal, and
  * the buffer end of a buffered channel is kept right.
@@ -89,8 +90,8 @@ final class Withdrawal {
      * send that already buffered or handed over its value keeps that effect (the value is
      * delivered). A receive that already took a value, or whose cell already holds one, loses
      * that value with the error. A partner already waiting in the cell is withdrawn on its behalf,
-     * exactly as its own interrupt or timeout would withdraw it ({@link #withdrawWaiter}, or
-     * {@link SelectMeeting#killCell} for a select's registration), and woken: a thread then finds
+     * exactly as its own interrupt or timeout would withdraw it (as {@link #withdrawWaiter}, or
+     * {@link SelectMeeting#withdrawRegistration} for a select's registration, would), and woken: a thread then finds
      * its cell withdrawn and tries again in another cell ({@link Waiting#awaitSend}, {@link Waiting#awaitReceive}), a
      * select registers that clause again. Before, the partner stayed parked in a cell that nobody
      * would ever fill, and even done() did not wake it (ErrorInsideOperationTest). The wake-up (or
@@ -101,8 +102,9 @@ final class Withdrawal {
      * the cell up is added to the first as a suppressed exception; the first is what the operation
      * throws ({@link #abandonSendCell(ChannelState, Segment, int, Object, Throwable)}). Known
      * limit: an Error thrown while the current thread itself holds a cell CLAIMED (only a
-     * StackOverflowError at one of the two or three calls inside that window can be: completing or
-     * refusing a select's registration) leaves that cell CLAIMED, and every thread that reaches
+     * StackOverflowError at one of the two or three calls inside that window can be: where the
+     * thread that claimed a select's registration completes it, finds it dead or registering and
+     * withdraws it, or gives it back) leaves that cell CLAIMED, and every thread that reaches
      * the cell afterwards (its partner, buffer expansion, the sweep of done() or error()) then
      * waits for it for ever.
      */
@@ -131,7 +133,11 @@ final class Withdrawal {
 
     private static void suppress(Throwable cause, Throwable second) {
         if (second != cause) { // the JVM may throw one preallocated OutOfMemoryError twice
-            cause.addSuppressed(second);
+            try {
+                cause.addSuppressed(second); // allocates: under OutOfMemoryError it may fail
+            } catch (Throwable third) {
+                // the first Error is what the operation throws; the second is lost
+            }
         }
     }
 

@@ -143,7 +143,18 @@ class SpinPolicyTest {
             assertEquals(Waiting.INITIAL_SPINS >> (c + 1), start.budget(), "after channel " + c);
         }
         assertEquals(0, start.budget());
-        Spin late = new Spin(Waiting.VIRTUAL_SPINS, false, start);
+        int probing = 0;
+        for (int c = 0; c < 3_200; c++) {
+            int b = new Spin(Waiting.VIRTUAL_SPINS, false, start).budget();
+            if (b == Waiting.PROBE_SPINS) {
+                probing++;
+            }
+        }
+        assertTrue(probing > 0 && probing < 3_200 / 4, "about one new channel in 32 starts with a probe: " + probing);
+        Spin late;
+        do {
+            late = new Spin(Waiting.VIRTUAL_SPINS, false, start);
+        } while (late.budget() != 0);
         for (int n = 0; n < 100; n++) {
             int budget = late.budget();
             assertTrue(budget == 0 || budget == Waiting.PROBE_SPINS, "starts at 0 and only probes: " + budget);
