@@ -50,7 +50,8 @@ public interface Sink<T> extends CloseableChannel {
      * is still registering in the cell it claims is not waited for: its registration is refused
      * and the select registers again. Like jox's and kotlinx's, it is not linearizable under
      * contention. It may fail although space is being freed at that moment: a concurrent receive
-     * took a value and has not yet moved the buffer end. And it counts a concurrent send that
+     * took a value, or started waiting (a select's receive clause that it refused while the select
+     * was still registering, say), and has not yet moved the buffer end. And it counts a concurrent send that
      * has claimed its place but not yet completed as occupying the buffer (that send may then
      * still fail, for example when a receiver gives up waiting for it), while a concurrent
      * {@link Source#tryReceive()} may not see that send's value yet. It does not fail because a
