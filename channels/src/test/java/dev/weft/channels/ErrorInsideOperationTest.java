@@ -235,31 +235,23 @@ class ErrorInsideOperationTest {
         assertTrue(ch.trySend("a")); // cell 0 BUFFERED, bufferEnd 1
         Forked<Void> s = Forked.run(kind, () -> ch.send("b")).awaitBlocked(); // waits in cell 1
 
-        Gate r0Gate = new Gate();
-        Gate r1Gate = new Gate();
-        AtomicInteger claims = new AtomicInteger();
-        AtomicReference<Thread> r1Thread = new AtomicReference<>();
+        TwoReceivers rs = new TwoReceivers();
         Faults.probe = p -> {
             if (p.equals(Faults.RECEIVE_CLAIMED)) {
-                int n = claims.incrementAndGet();
-                if (n == 1) {
-                    r0Gate.hold(); // R0 claimed cell 0
-                } else if (n == 2) {
-                    r1Thread.set(Thread.currentThread());
-                    r1Gate.hold(); // R1 claimed cell 1
+                if (rs.onClaim() == 2) {
                     throw new StackOverflowError("first Error, R1 at its claimed cell");
                 }
-            } else if (p.equals(Faults.EXPAND_PASSING) && Thread.currentThread() == r1Thread.get()) {
+            } else if (p.equals(Faults.EXPAND_PASSING) && rs.isR1()) {
                 throw new OutOfMemoryError("second Error, inside the accounting of R1's withdrawal of S");
             }
         };
         Forked<String> r0 = Forked.virtual(ch::receive);
-        assertTrue(r0Gate.awaitHeld());
+        assertTrue(rs.r0.awaitHeld());
         Forked<String> r1 = Forked.virtual(ch::receive);
-        assertTrue(r1Gate.awaitHeld());
-        r0Gate.release();
+        assertTrue(rs.r1.awaitHeld());
+        rs.r0.release();
         assertEquals("a", r0.get()); // its expansion wraps S (WaiterEB): R1 is on its way to cell 1
-        r1Gate.release();
+        rs.r1.release();
         // the receive throws its first Error; the second one is attached to it, not lost
         assertInstanceOf(StackOverflowError.class, r1.failure());
         assertEquals(1, r1.failure().getSuppressed().length);
@@ -324,25 +316,16 @@ class ErrorInsideOperationTest {
         assertTrue(ch.trySend("a")); // cell 0 BUFFERED, buffer end 1
 
         Gate sGate = new Gate();
-        Gate r0Gate = new Gate();
-        Gate r1Gate = new Gate();
+        TwoReceivers rs = new TwoReceivers();
         AtomicBoolean sHeld = new AtomicBoolean();
-        AtomicInteger claims = new AtomicInteger();
-        AtomicReference<Thread> r1Thread = new AtomicReference<>();
         AtomicBoolean thrown = new AtomicBoolean();
         Faults.probe = p -> {
             if (p.equals(Faults.SELECT_REGISTERED) && sHeld.compareAndSet(false, true)) {
                 sGate.hold(); // S registered its send in cell 1; still LOCKED
             } else if (p.equals(Faults.RECEIVE_CLAIMED)) {
-                int n = claims.incrementAndGet();
-                if (n == 1) {
-                    r0Gate.hold(); // R0 claimed cell 0
-                } else if (n == 2) {
-                    r1Thread.set(Thread.currentThread());
-                    r1Gate.hold(); // R1 claimed cell 1
-                }
+                rs.onClaim();
             } else if (p.equals(Faults.EXPAND_PASSING)
-                    && Thread.currentThread() == r1Thread.get()
+                    && rs.isR1()
                     && thrown.compareAndSet(false, true)) {
                 throw new OutOfMemoryError("injected into the accounting of R1's refusal of S");
             }
@@ -352,13 +335,13 @@ class ErrorInsideOperationTest {
                 () -> Select.<Object>select(ch.sendClause("s", () -> "sent"), other.receiveClause()));
         assertTrue(sGate.awaitHeld(), "S did not register its send");
         Forked<String> r0 = Forked.virtual(ch::receive);
-        assertTrue(r0Gate.awaitHeld(), "R0 did not claim cell 0");
+        assertTrue(rs.r0.awaitHeld(), "R0 did not claim cell 0");
         Forked<String> r1 = Forked.virtual(ch::receive);
-        assertTrue(r1Gate.awaitHeld(), "R1 did not claim cell 1");
+        assertTrue(rs.r1.awaitHeld(), "R1 did not claim cell 1");
 
-        r0Gate.release();
+        rs.r0.release();
         assertEquals("a", r0.get(PATIENCE)); // its expansion wrapped S as WaiterEB: R1 is on its way
-        r1Gate.release();
+        rs.r1.release();
         assertInstanceOf(OutOfMemoryError.class, r1.failure(), "R1 refused S and its accounting threw");
         assertTrue(thrown.get(), "the fault was not injected where intended");
         Faults.probe = null;
@@ -376,5 +359,29 @@ class ErrorInsideOperationTest {
         assertTrue(ch.trySend("b"));
         assertEquals("b", Forked.virtual(ch::receive).get(PATIENCE));
         assertEquals(null, Forked.virtual(ch::tryReceive).get(PATIENCE));
+    }
+
+    /** Holds the first two receives at their claimed cells: R0 (cell 0) and R1 (cell 1). */
+    private static final class TwoReceivers {
+        final Gate r0 = new Gate();
+        final Gate r1 = new Gate();
+        private final AtomicInteger claims = new AtomicInteger();
+        private final AtomicReference<Thread> r1Thread = new AtomicReference<>();
+
+        /** At RECEIVE_CLAIMED: holds the first claim (R0) or the second (R1); returns its number. */
+        int onClaim() {
+            int n = claims.incrementAndGet();
+            if (n == 1) {
+                r0.hold();
+            } else if (n == 2) {
+                r1Thread.set(Thread.currentThread());
+                r1.hold();
+            }
+            return n;
+        }
+
+        boolean isR1() {
+            return Thread.currentThread() == r1Thread.get();
+        }
     }
 }
