@@ -108,7 +108,7 @@ final class Spin {
     /** The spin budget of a virtual thread's next wait. */
     int budget() {
         int b = budget;
-        if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
+        if (b == 0 && probeNow()) {
             return Math.min(PROBE_SPINS, ceiling);
         }
         return b;
@@ -118,7 +118,7 @@ final class Spin {
     void record(boolean spinWon, int used) {
         int b = budget;
         if (spinWon) {
-            budget = Math.min(Math.max(b, used) * 2 + 8, ceiling);
+            budget = grown(b, used, ceiling);
         } else {
             budget = b >> 1;
         }
@@ -180,7 +180,7 @@ final class Spin {
          */
         int startFor() {
             int b = budget;
-            if (b == 0 && (ThreadLocalRandom.current().nextInt() & 31) == 0) {
+            if (b == 0 && probeNow()) {
                 return PROBE_SPINS;
             }
             return b;
@@ -192,11 +192,21 @@ final class Spin {
                 return;
             }
             int b = budget;
-            int next = spinWon ? Math.min(Math.max(b, used) * 2 + 8, INITIAL_SPINS) : b >> 1;
+            int next = spinWon ? grown(b, used, INITIAL_SPINS) : b >> 1;
             if (next != b) {
                 budget = next;
             }
         }
+    }
+
+    /** A budget {@code b} after a spin that won after {@code used} spins, up to {@code cap}. */
+    private static int grown(int b, int used, int cap) {
+        return Math.min(Math.max(b, used) * 2 + 8, cap);
+    }
+
+    /** Whether a budget of 0 probes this time: one time in 32. */
+    private static boolean probeNow() {
+        return (ThreadLocalRandom.current().nextInt() & 31) == 0;
     }
 
     /** How long a platform thread's next wait spins, in ns. */
