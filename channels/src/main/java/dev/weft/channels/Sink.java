@@ -55,8 +55,9 @@ public interface Sink<T> extends CloseableChannel {
      * has claimed its place but not yet completed as occupying the buffer (that send may then
      * still fail, for example when a receiver gives up waiting for it), while a concurrent
      * {@link Source#tryReceive()} may not see that send's value yet. It does not fail because a
-     * concurrent receive gave a cell up without taking a value: in a buffered channel that receive
-     * moves the buffer end on before the cell's sender goes on.
+     * concurrent receive gave its own cell up without taking a value: in a buffered channel that
+     * receive moves the buffer end on before the cell's sender goes on (a select registration that
+     * this send refused is the case above: its buffer-end move may still be on its way).
      *
      * <p>Around a concurrent close it takes effect inside its call. If the place it claims had
      * room, or a receiver that had already claimed it, when it checked, it takes effect at its
