@@ -79,6 +79,7 @@ RUNS=(
   "select2|single|\.SelectBenchmark\. -p clauses=2 -p impl=weft,jox,jox111,kotlin"
   "floor-pair|single|\.PairFloorBenchmark\. -p threads=virtual -p spins=0,200"
   "floor-ring|single|\.RingFloorBenchmark\. -p capacity=16 -p spins=0,200"
+  "floor-cell|single|\.CellFloorBenchmark\. -p spins=2000"
   "platform-rendezvous|platform|\.PlatformRendezvousBenchmark\. -p impl=$RDV"
   "platform-buffered16|platform|\.PlatformBufferedBenchmark\. -p capacity=16 -p impl=$BUF"
   "floor-pair-platform|platform|\.PairFloorBenchmark\. -p threads=platform -p spins=0,200"
