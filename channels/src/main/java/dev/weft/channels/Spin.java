@@ -117,10 +117,9 @@ final class Spin {
     /** Records a virtual thread's wait: the spin won after {@code used} spins, or it parked. */
     void record(boolean spinWon, int used) {
         int b = budget;
-        if (spinWon) {
-            budget = grown(b, used, ceiling);
-        } else {
-            budget = b >> 1;
+        int next = spinWon ? grown(b, used, ceiling) : b >> 1;
+        if (next != b) {
+            budget = next; // a steady budget stores nothing: the line stays shared by both sides
         }
         int r = recorded;
         if (r < 2) {
