@@ -18,18 +18,21 @@
 #   single (5 forks, 3 x 500 ms + 5 x 500 ms, -prof gc): Rendezvous, Buffered 16, Request-reply over
 #     two channels of 16 (no kotlin), Select 2 clauses,
 #     pair floors (virtual threads, park at once and 200 spins), the ring floor of Buffered 16
-#     (RingFloor: park at once and 200 spins). Their fork means are bimodal.
+#     (RingFloor: park at once and 200 spins), the cell floor of Rendezvous (CellFloor: weft's
+#     design alone, 2,000 spins). Their fork means are bimodal.
 #   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, pair floors
 #     on platform threads.
-#   noisy (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 beside a CPU-burning platform thread.
+#   noisy (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 beside a CPU-burning platform thread,
+#     and the virtual pair floors and the cell floor beside it (what the floors lose to the noise).
 #   latency (3 forks, sample mode, 2 x 500 ms + 3 x 1 s): p50/p99/p99.9 of a receive, rendezvous and
 #     buffered 16 (no kotlin: see LatencyBenchmark).
 #   many (2 forks, 2 + 3 x 500 ms): Chained and Parallel 10k at capacity 0, 16, 100; the chain floor.
 #   contention (2 forks, 1 + 2 x 500 ms): the five contention shapes at capacity 16.
 #
-# Estimated duration, from the iteration settings (--plan computes it): about 28 minutes, counting
+# Estimated duration, from the iteration settings (--plan computes it): about 33 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
-# 0.5 s on platform threads, 0.3 s for 10,000 channels). Build not included.
+# 0.5 s on platform threads, 0.3 s for 10,000 channels). Build not included. The estimate is
+# cautious: the profile at 871b32d ran in 23 minutes against an estimate of 32.
 #
 # The machine check: before the first run the script reads the load average and samples /proc/stat
 # (lib.sh machine_check); when another process is busy it refuses to run (exit 3) unless --force.
@@ -85,6 +88,8 @@ RUNS=(
   "floor-pair-platform|platform|\.PairFloorBenchmark\. -p threads=platform -p spins=0,200"
   "noisy-rendezvous|noisy|\.NoisyRendezvousBenchmark\. -p impl=$RDV"
   "noisy-buffered16|noisy|\.NoisyBufferedBenchmark\. -p capacity=16 -p impl=$BUF"
+  "noisy-floor-pair|noisy|\.NoisyPairFloorBenchmark\. -p threads=virtual -p spins=0,200"
+  "noisy-floor-cell|noisy|\.NoisyCellFloorBenchmark\. -p spins=2000"
   "latency-rendezvous|latency|\.RendezvousLatencyBenchmark\. -p impl=weft,jox,jox111,SynchronousQueue,LinkedTransferQueue,Exchanger"
   "latency-buffered16|latency|\.BufferedLatencyBenchmark\. -p impl=weft,jox,jox111,ArrayBlockingQueue,LinkedBlockingQueue"
   "chained|many|\.ChainedBenchmark\. -p channelCount=10000 -p capacity=0,16,100 -p impl=$MANY"

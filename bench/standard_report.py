@@ -26,7 +26,8 @@ from stats import bootstrap_ratio, fork_means, fork_percentiles, impl_label, med
 
 MAIN = ["Rendezvous", "Buffered", "RequestReply", "Select", "Chained", "Parallel", "Contention",
         "PlatformRendezvous", "PlatformBuffered"]
-NOISY = {"NoisyRendezvous": "Rendezvous", "NoisyBuffered": "Buffered"}
+NOISY = {"NoisyRendezvous": "Rendezvous", "NoisyBuffered": "Buffered", "NoisyPairFloor": "PairFloor",
+         "NoisyCellFloor": "CellFloor"}
 LATENCY = ["RendezvousLatency", "BufferedLatency"]
 FLOORS = ["PairFloor", "CellFloor", "RingFloor", "ChainFloor"]
 PEERS = ["jox", "jox111", "kotlin"]
@@ -39,7 +40,7 @@ class Row:
         cls = rec["benchmark"].split(".")[-2]
         self.cls = cls[:-len("Benchmark")] if cls.endswith("Benchmark") else cls
         params = dict(rec.get("params") or {})
-        self.impl = "floor" if self.cls in FLOORS else impl_label(params)
+        self.impl = "floor" if self.cls in FLOORS or NOISY.get(self.cls) in FLOORS else impl_label(params)
         params.pop("impl", None)
         self.params = tuple(sorted(params.items()))
         self.rec = rec
