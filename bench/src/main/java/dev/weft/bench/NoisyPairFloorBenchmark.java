@@ -1,26 +1,12 @@
 package dev.weft.bench;
 
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
-
 /**
- * {@link PairFloorBenchmark} with the noisy neighbour of {@link NoisyRendezvousBenchmark} ({@link
- * Noise}): what the floor itself loses when the scheduler has effectively one free core of two,
- * against which the channels' noisy slowdowns are read. The score is as there.
+ * {@link PairFloorBenchmark} with a noisy neighbour (see {@link WeftBenchmark#noisy()}): what the
+ * floor itself loses to it, against which the channels' noisy slowdowns are read.
  */
 public class NoisyPairFloorBenchmark extends PairFloorBenchmark {
-    private Noise noise;
-
-    /** Starts the burner before the first warm-up iteration. */
-    @Setup(Level.Trial)
-    public void startNoise() {
-        noise = Noise.start();
-    }
-
-    /** Stops the burner after the last measurement. */
-    @TearDown(Level.Trial)
-    public void stopNoise() throws InterruptedException {
-        noise.stop();
+    @Override
+    boolean noisy() {
+        return true;
     }
 }
