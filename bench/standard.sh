@@ -18,12 +18,12 @@
 #   single (5 forks, 3 x 500 ms + 5 x 500 ms, -prof gc): Rendezvous, Buffered 16, Request-reply over
 #     two channels of 16 (no kotlin), Select 2 clauses,
 #     pair floors (virtual threads, park at once and 200 spins), the ring floor of Buffered 16
-#     (RingFloor: park at once and 200 spins), the cell floor of Rendezvous (CellFloor: weft's
-#     design alone, 2,000 spins). Their fork means are bimodal.
+#     (RingFloor: park at once and 200 spins), the cell reference of Rendezvous (CellFloor: weft's
+#     design reduced, 2,000 spins). Their fork means are bimodal.
 #   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, pair floors
 #     on platform threads.
 #   noisy (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 beside a CPU-burning platform thread,
-#     and the virtual pair floors and the cell floor beside it (what the floors lose to the noise).
+#     and the virtual pair floors and the cell reference beside it (what the floors lose to the noise).
 #   latency (3 forks, sample mode, 2 x 500 ms + 3 x 1 s): p50/p99/p99.9 of a receive, rendezvous and
 #     buffered 16 (no kotlin: see LatencyBenchmark).
 #   many (2 forks, 2 + 3 x 500 ms): Chained and Parallel 10k at capacity 0, 16, 100; the chain floor.

@@ -8,7 +8,7 @@ of the fork means (stats.py). It prints:
 - the main table: each implementation's median, the best peer, weft / best peer and weft / floor
   with 95% bootstrap intervals over forks, weft's fork range and its allocation per value;
 - the floors (pair handoff parking at once or spinning first, on virtual and platform threads;
-  the rendezvous of weft's cell design alone; the ring of the buffered pair; the 10k chain);
+  the rendezvous of weft's cell design reduced (a reference); the ring of the buffered pair; the 10k chain);
 - the noisy-neighbour slowdown of each implementation against its quiet figure, with intervals;
 - the latency percentiles (p50, p99, p99.9 of a receive: medians over forks of each fork's).
 A meta.txt beside the JSON (written by standard.sh: commit, JDK, machine checks) heads the report;
@@ -166,8 +166,8 @@ def floors_table(table, out):
                     + " (ns per value)")
         elif key[0] == "CellFloor":
             weft = table.get(("Rendezvous", ()), {}).get("weft")
-            what = (f"rendezvous through cells and two counters only (weft's design without segments, "
-                    f"close or select), a virtual pair, {p.get('spins')} spins, then park (ns per value)"
+            what = (f"rendezvous through cells and two counters only (weft's design reduced: a reference, "
+                    f"not a proven bound), a virtual pair, {p.get('spins')} spins, then park (ns per value)"
                     + (f"; weft's Rendezvous / this: {ratio_cell(weft.forks, r.forks)}" if weft else ""))
         elif key[0] == "PairFloor":
             what = (f"pair handoff, {p.get('threads')} threads, "

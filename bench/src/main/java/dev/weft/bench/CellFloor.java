@@ -5,18 +5,22 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The floor of weft's own design for one sender and one receiver at capacity 0: the cells and
- * the two counters, and nothing else. There are no segments and no allocation (a ring of {@value
- * #RING} cells, each reset by its waiter once done, which is safe because neither side of a
- * rendezvous can get more than one cell ahead of the other), no close, no buffer, no select, no
- * interrupts, and neither side reads the other's counter.
- * Each side takes its next cell with a getAndIncrement on its own counter. The first of the two
- * to reach a cell installs its thread there by CAS and waits: it spins up to {@code spins} {@link
- * Thread#onSpinWait()}s, then parks. The second finds the thread, completes the cell by CAS and
- * unparks it. The sender leaves its value in the cell's element slot before it looks at the
- * state, as weft's does. Whatever weft pays beyond this per value is the price of its segments,
- * its closing protocol and its waiting policy; this is what the counter-and-cell design itself
- * costs, against {@link Floors#pingPong}, which is what a handoff costs.
+ * A reference point for weft's rendezvous pair: its design reduced to cells and two counters. A
+ * virtual sender and a virtual receiver take their cells with a getAndIncrement each on their
+ * own counter, in a ring of {@value #RING} cells (each reset by its waiter once done, which is
+ * safe because neither side of a rendezvous gets more than one cell ahead of the other). The
+ * first of the two to reach a cell installs its thread there by CAS and waits: it spins up to
+ * {@code spins} {@link Thread#onSpinWait()}s, then parks. The second finds the thread, completes
+ * the cell with a volatile store and unparks it. The sender leaves its value in the cell's element
+ * slot before it looks at the state, as weft's does. There are no segments, no allocation (the
+ * value is one constant, as in the scenario), no close, no buffer, no select, no interrupts.
+ *
+ * <p>It is not a proven lower bound of the design. It leaves out what weft must do (the first to
+ * arrive reads the other side's counter, whose line the other side writes on every value; the
+ * completing CAS, since a waiter may withdraw) and does what weft need not (the first to arrive
+ * always installs itself and is woken, where weft's sender that finds its receiver already past
+ * the cell leaves the value without installing; the reset store), and its waiting policy is one
+ * fixed spin, not weft's adaptive one.
  */
 final class CellFloor {
     private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(Object[].class);
@@ -27,33 +31,41 @@ final class CellFloor {
     private CellFloor() {
     }
 
-    /** Moves {@code n} values from a virtual sender to a virtual receiver; returns their sum. */
+    /**
+     * Moves {@code n} values from a virtual sender to a virtual receiver; returns the number of
+     * values received.
+     */
     static long run(int n, int spins) throws Exception {
         Object[] cells = new Object[2 * RING]; // element of cell i at 2i, its state at 2i + 1
         Counter senders = new Counter();
         Counter receivers = new Counter();
-        long[] sum = new long[1];
+        long[] received = new long[1];
         VThreads vt = new VThreads(2);
         vt.start(() -> {
             Thread me = Thread.currentThread();
             for (int v = 0; v < n; v++) {
                 int s = senders.next() & (RING - 1);
-                cells[2 * s] = v;
+                cells[2 * s] = Chan.VALUE;
                 meet(cells, 2 * s + 1, me, spins);
             }
         });
         vt.start(() -> {
             Thread me = Thread.currentThread();
-            long total = 0;
+            long count = 0;
             for (int v = 0; v < n; v++) {
                 int r = receivers.next() & (RING - 1);
                 meet(cells, 2 * r + 1, me, spins);
-                total += (Integer) cells[2 * r];
+                if (cells[2 * r] == Chan.VALUE) {
+                    count++;
+                }
             }
-            sum[0] = total;
+            received[0] = count;
         });
         vt.join();
-        return sum[0];
+        if (received[0] != n) {
+            throw new IllegalStateException("received " + received[0] + " of " + n + " values");
+        }
+        return received[0];
     }
 
     /**
@@ -82,22 +94,31 @@ final class CellFloor {
         LockSupport.unpark(partner);
     }
 
-    /** One side's cell counter, padded off the other's cache line. */
+    /** Padding before a counter's value (a superclass's fields come first in the object). */
     @SuppressWarnings("unused")
-    static final class Counter {
+    abstract static class CounterPadBefore {
+        private long p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, pa, pb, pc, pd, pe, pf;
+    }
+
+    /** The counter's value. */
+    abstract static class CounterValue extends CounterPadBefore {
+        volatile int value;
+    }
+
+    /** One side's cell counter, padded by 128 bytes on each side through the class hierarchy. */
+    @SuppressWarnings("unused")
+    static final class Counter extends CounterValue {
         private static final VarHandle VALUE;
 
         static {
             try {
-                VALUE = MethodHandles.lookup().findVarHandle(Counter.class, "value", int.class);
+                VALUE = MethodHandles.lookup().findVarHandle(CounterValue.class, "value", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
         }
 
-        private long p0, p1, p2, p3, p4, p5, p6, p7;
-        private volatile int value;
-        private long q0, q1, q2, q3, q4, q5, q6, q7;
+        private long q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, qa, qb, qc, qd, qe, qf;
 
         int next() {
             return (int) VALUE.getAndAdd(this, 1);

@@ -5,11 +5,12 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 
 /**
- * The floor of the Rendezvous scenario for weft's design ({@link CellFloor}): one virtual sender
- * and one virtual receiver meet in a ring of cells indexed by two counters, each waiting with up
- * to {@code spins} {@code Thread.onSpinWait()}s before it parks. The score is ns per value,
- * comparable with {@link RendezvousBenchmark}. The default spins long enough that the pair never
- * parks: with 200 (the pair handoff floor's spin) 2 of 5 forks ran at 386 ns against 110.
+ * The cell reference of the Rendezvous scenario ({@link CellFloor}: weft's design reduced to
+ * cells and two counters): one virtual sender and one virtual receiver, each waiting with up to
+ * {@code spins} {@code Thread.onSpinWait()}s before it parks. The score is ns per value,
+ * comparable with {@link RendezvousBenchmark}. Its forks are bimodal like the scenario's (with
+ * 2,000 spins, 5 forks of one run: 61, 97, 106, 108 and 376 ns); 200 spins gave forks of 110 and
+ * 386 in another, which five forks cannot tell apart from 2,000.
  */
 public class CellFloorBenchmark extends WeftBenchmark {
     static final int N = 100_000;

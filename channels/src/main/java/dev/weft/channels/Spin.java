@@ -14,7 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * What one channel's waits have learnt: the adaptive spin budget of virtual threads, whether
  * platform threads found the channel idle, and whether the channel is a pair ({@link
  * #parkAtOnce}). Racy on purpose (a lost update only blurs the estimate); written only when
- * it changes, except the virtual budget and a pair side's last wait. The policy itself is
+ * it changes (so that steady waits leave the line shared by both sides), except a pair side's
+ * last wait. The policy itself is
  * described in {@link Waiting}.
  *
  * <p><b>Where a new channel's budget starts</b>, for a channel with a buffer of {@link
