@@ -12,8 +12,9 @@ import java.util.concurrent.locks.LockSupport;
  * first of the two to reach a cell installs its thread there by CAS and waits: it spins up to
  * {@code spins} {@link Thread#onSpinWait()}s, then parks. The second finds the thread, completes
  * the cell with a volatile store and unparks it. The sender leaves its value in the cell's element
- * slot before it looks at the state, as weft's does. There are no segments, no allocation (the
- * value is one constant, as in the scenario), no close, no buffer, no select, no interrupts.
+ * slot before it looks at the state, and the receiver clears the slot after taking it, as weft's
+ * do. There are no segments, no allocation (the value is one constant, as in the scenario), no
+ * close, no buffer, no select, and no interrupt handling beyond the park's.
  *
  * <p>It is not a proven lower bound of the design. It leaves out what weft must do (the first to
  * arrive reads the other side's counter, whose line the other side writes on every value; the
@@ -58,6 +59,7 @@ final class CellFloor {
                 if (cells[2 * r] == Chan.VALUE) {
                     count++;
                 }
+                cells[2 * r] = null; // as weft's receiver clears the slot it took the value from
             }
             received[0] = count;
         });
@@ -100,19 +102,22 @@ final class CellFloor {
         private long p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, pa, pb, pc, pd, pe, pf;
     }
 
-    /** The counter's value. */
+    /**
+     * The counter's value: a long, so that the field layout cannot move it into the 4-byte gap
+     * after the object header, ahead of the padding (an int could go there).
+     */
     abstract static class CounterValue extends CounterPadBefore {
-        volatile int value;
+        volatile long value;
     }
 
-    /** One side's cell counter, padded by 128 bytes on each side through the class hierarchy. */
+    /** One side's cell counter, with 128 bytes of padding on each side through the class hierarchy. */
     @SuppressWarnings("unused")
     static final class Counter extends CounterValue {
         private static final VarHandle VALUE;
 
         static {
             try {
-                VALUE = MethodHandles.lookup().findVarHandle(CounterValue.class, "value", int.class);
+                VALUE = MethodHandles.lookup().findVarHandle(CounterValue.class, "value", long.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -121,7 +126,7 @@ final class CellFloor {
         private long q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, qa, qb, qc, qd, qe, qf;
 
         int next() {
-            return (int) VALUE.getAndAdd(this, 1);
+            return (int) (long) VALUE.getAndAdd(this, 1L);
         }
     }
 }
