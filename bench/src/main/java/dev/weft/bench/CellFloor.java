@@ -82,10 +82,7 @@ final class CellFloor {
                     left--;
                     Thread.onSpinWait();
                 } else {
-                    LockSupport.park(cells);
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException();
-                    }
+                    Floors.park(cells);
                 }
             }
             CELLS.setRelease(cells, k, null); // the partner is done with the cell: ready for reuse

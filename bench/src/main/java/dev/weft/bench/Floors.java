@@ -47,10 +47,7 @@ final class Floors {
                 s--;
                 Thread.onSpinWait();
             } else {
-                LockSupport.park(turn);
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
+                park(turn);
             }
         }
     }
@@ -114,7 +111,8 @@ final class Floors {
         LockSupport.unpark(putter);
     }
 
-    private static void park(Object blocker) throws InterruptedException {
+    /** Parks on {@code blocker}; throws if the thread was interrupted. */
+    static void park(Object blocker) throws InterruptedException {
         LockSupport.park(blocker);
         if (Thread.interrupted()) {
             throw new InterruptedException();
