@@ -58,7 +58,11 @@ final class CellUpdates {
         while (true) {
             Object st = seg.lvState(i);
             if (st == null) {
-                if (ch.bufferOrRendezvous(s)) {
+                if (ch.installsAtOnce(waiter)) {
+                    if (seg.casState(i, null, waiter)) {
+                        return Result.INSTALLED;
+                    }
+                } else if (ch.bufferOrRendezvous(s)) {
                     if (late && ch.closedForLateTrySend()) {
                         return withdrawClosedTrySend(ch, seg, i);
                     }

@@ -356,11 +356,16 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         }
         Faults.at(Faults.SEND_COMMITTING);
         seg.spElement(i, value);
-        if (seg.lvState(i) == null
-                && bufferOrRendezvous(s)
-                && (!late || !closedForLateTrySend())
-                && seg.casState(i, null, BUFFERED)) {
-            return Result.DONE;
+        if (seg.lvState(i) == null) {
+            if (installsAtOnce(waiter)) {
+                if (seg.casState(i, null, waiter)) {
+                    return Result.INSTALLED;
+                }
+            } else if (bufferOrRendezvous(s)
+                    && (!late || !closedForLateTrySend())
+                    && seg.casState(i, null, BUFFERED)) {
+                return Result.DONE;
+            }
         }
         return CellUpdates.updateCellSendSlow(this, seg, i, s, waiter, self, late);
     }

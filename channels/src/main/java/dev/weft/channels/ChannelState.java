@@ -72,10 +72,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * or two clauses first tries its first clause as a try-operation, before it registers anything;
  * that try refuses a registering select whatever the ids.) The spins that remain are on CLAIMED
  * cells (held by a running thread for a few instructions), on a receiver's in-flight sender (at
- * most 64 spins, then the cell is poisoned), a sender's on a receiver that
- * gave its cell up and moves the buffer end (BREAKING, INTERRUPTING_RCV: one buffer expansion that
- * never yields), and on {@code closedAt} / {@code errorAt} (the next instruction of the thread whose
- * OR set the bit); why they are bounded with one carrier is argued on {@link Waiting#backoff}.
+ * most 64 spins, then the cell is poisoned), a waiting rendezvous sender's on its in-flight
+ * receiver (at most 64 spins, then it parks and the receiver wakes it: {@code
+ * Waiting.awaitReceiverOnItsWay}), a sender's on a receiver that gave its cell up and moves the
+ * buffer end (BREAKING, INTERRUPTING_RCV: one buffer expansion that never yields), and on {@code
+ * closedAt} / {@code errorAt} (the next instruction of the thread whose OR set the bit); why they
+ * are bounded with one carrier is argued on {@link Waiting#backoff}.
  *
  * <h3>Receive side of completed segments</h3>
  *
@@ -300,12 +302,30 @@ abstract class ChannelState extends ChannelCounters {
 
     /**
      * Whether cell {@code s}'s sender can buffer its value instead of waiting: the cell is within
-     * the buffer, or its receiver is on its way. Only receivers that came before an error count
+     * the buffer, or its receiver is on its way. (A plain send in a rendezvous channel does not
+     * ask: it installs itself, see {@link #installsAtOnce}.) Only receivers that came before an error count
      * ({@link #receiversLimit}): the sender read no error before it got here, so its send
      * linearizes before the error, and then it may only complete with a partner from before it.
      */
     final boolean bufferOrRendezvous(long s) {
         return capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd()) || s < receiversLimit();
+    }
+
+    /**
+     * Whether the sender of an EMPTY cell that may wait there, {@code waiter}, installs itself
+     * without reading the receiver count first: a send that may wait (a thread: {@code send},
+     * or a send with a timeout) in a rendezvous channel.
+     * Reading the count (to buffer the value when the cell's receiver is already on its way, see
+     * {@link #bufferOrRendezvous}) costs the first of a pair to reach a cell a read of the line its
+     * partner writes with every receive, and the partner's next FAA a write to a shared line. A
+     * sender that installs while its receiver is on its way is a state the reading sender reaches
+     * too (the receiver's FAA can come between its read and its CAS): the receiver completes it
+     * as any waiting sender. The waiting sender, if it would park, first spins while its receiver
+     * is on its way ({@link Waiting#awaitReceiverOnItsWay}). Try-sends (they may not wait) and
+     * select clauses keep the read.
+     */
+    final boolean installsAtOnce(Object waiter) {
+        return capacity == 0 && waiter instanceof Thread;
     }
 
     /**
@@ -327,7 +347,8 @@ abstract class ChannelState extends ChannelCounters {
      * error the count at the error ({@code errorAt}). A receive counted after the error reports it
      * without touching its cell, so it is no partner for a sender (ErrorVsCommittingSenderTest;
      * before, a rendezvous send that read no error, then met that count, buffered its value and
-     * returned, and the error's sweep discarded the value).
+     * returned, and the error's sweep discarded the value; a plain rendezvous send no longer
+     * reads the count, so the bound applies there to try-sends and select send clauses).
      */
     final long receiversLimit() {
         long r = lvReceivers();
@@ -383,7 +404,9 @@ abstract class ChannelState extends ChannelCounters {
      *       #receiversLimit} bounds the receiver count by {@code errorAt}), or room in the buffer
      *       (only receivers from before the error and withdrawals move the buffer end). Its send
      *       then takes effect just before the error's OR, even if its CAS comes later. Otherwise
-     *       it waits, and the sweep wakes it with the error. A sender that reads the error closes
+     *       it waits, and the sweep wakes it with the error. (A plain rendezvous send always waits,
+     *       {@link #installsAtOnce}: the receiver that completes it is then one whose FAA
+     *       returned no bit, since a receiver whose FAA returned it touches no cell.) A sender that reads the error closes
      *       its own cell, waking a receiver waiting there, and reports it; if it came before the
      *       bit, it sets the bit first.
      *   <li>A receiver whose FAA returned no {@code ERROR_BIT} came before the error, so it keeps

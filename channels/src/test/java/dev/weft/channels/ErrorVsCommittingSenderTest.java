@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  *   <li>receivers arrive after the error: each reports the error, but each one's FAA still counts
  *       it, so the receiver count passes {@code s};
  *   <li>the sender goes on. Before the fix it read that count as "a receiver is coming for my
- *       cell", buffered its value and returned; the sweep then discarded the value. A rendezvous
+ *       cell", buffered its value and returned; the sweep then discarded the value. (A plain
+ *       rendezvous send no longer reads that count at all; the last test covers the bound for a
+ *       rendezvous channel with a select's send clause.) A rendezvous
  *       send (or a send to a full buffer) that returns must have a partner that takes the value,
  *       and none came before the error, so the send must report the error.
  * </ol>
@@ -85,9 +87,11 @@ class ErrorVsCommittingSenderTest {
     /**
      * The other side of the bound: a receiver that claimed its cell before the error is a partner.
      * Sender and receiver of cell 0 of a rendezvous channel are both on their way when the error
-     * comes; the error cannot be allowed to break their rendezvous just because it came first in
-     * time: the pair takes effect before the error, so the send succeeds and the receiver gets
-     * the value (guards against a fix that refuses every sender once the error bit is set).
+     * comes (the sender then waits in the cell, the receiver is held after its claim); the error
+     * cannot be allowed to break their rendezvous just because it came first in time: when the
+     * receiver gets to the cell before the error's sweep, the pair takes effect before the error,
+     * so the send succeeds and the receiver gets the value (guards against a fix that refuses
+     * every sender once the error bit is set).
      */
     @ParameterizedTest(name = "{0} threads")
     @CsvSource({"VIRTUAL", "PLATFORM"})
@@ -119,9 +123,12 @@ class ErrorVsCommittingSenderTest {
         closer.start();
         assertTrue(closerGate.awaitHeld(), "the close did not set its bits");
         assertInstanceOf(ChannelError.class, ch.receiveOrClosed(), "a receive after the error");
-        senderGate.release();
-        sender.join(TimeUnit.SECONDS.toMillis(60));
+        senderGate.releaseAndAwaitLeft();
+        // a rendezvous send waits in its cell even with its receiver on its way
+        // (ChannelState.installsAtOnce); the receiver then completes it
+        Forked.awaitBlockedOrDone(sender);
         receiverGate.release();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
         receiver.join(TimeUnit.SECONDS.toMillis(60));
         closerGate.release();
         closer.join(TimeUnit.SECONDS.toMillis(60));
@@ -129,5 +136,47 @@ class ErrorVsCommittingSenderTest {
         assertEquals(null, sent[0], "the send's receiver came before the error, so the send completes");
         assertEquals(100, received[0], "the receiver came before the error and its sender too");
         assertInstanceOf(ChannelError.class, ch.tryReceiveOrClosed());
+    }
+
+    /**
+     * The first test's interleaving with a select's send clause in a rendezvous channel. A plain
+     * rendezvous send no longer reads the receiver count (it installs itself and waits, see
+     * {@link ChannelState#installsAtOnce}), so the first test's rendezvous rows no longer reach
+     * the bound of {@link ChannelState#receiversLimit}; a select's send clause still does. (One
+     * clause: its first try finds no room and claims nothing, so the first {@code
+     * SEND_COMMITTING} of the selecting thread is its registration's.)
+     */
+    @ParameterizedTest(name = "{0} threads")
+    @CsvSource({"VIRTUAL", "PLATFORM"})
+    void receiversAfterTheErrorAreNoPartnerForASelectSendBeforeIt(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        Gate selectorGate = new Gate();
+        Gate closerGate = new Gate();
+        Object[] sent = new Object[1];
+        Thread selector = kind.builder().unstarted(
+                () -> sent[0] = Forked.outcome(() -> Select.selectOrClosed(ch.sendClause(100))));
+        Thread closer = kind.builder().unstarted(() -> ch.errorOrClosed(BOOM));
+        Faults.probe = point -> {
+            Thread me = Thread.currentThread();
+            if (point.equals(Faults.SEND_COMMITTING) && me == selector) {
+                selectorGate.hold();
+            } else if (point.equals(Faults.CLOSE_BITS_SET) && me == closer) {
+                closerGate.hold();
+            }
+        };
+        selector.start();
+        assertTrue(selectorGate.awaitHeld(), "the select did not reach its cell");
+        closer.start();
+        assertTrue(closerGate.awaitHeld(), "the close did not set its bits");
+        assertInstanceOf(ChannelError.class, ch.receiveOrClosed(), "a receive after the error");
+        selectorGate.releaseAndAwaitLeft();
+        Forked.awaitBlockedOrDone(selector); // the registration waits, and the sweep wakes it
+        closerGate.release();
+        selector.join(TimeUnit.SECONDS.toMillis(60));
+        closer.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(selector.isAlive() || closer.isAlive(), "the threads did not finish");
+        assertInstanceOf(ChannelError.class, sent[0],
+                "the select's send returned " + sent[0] + " although no receiver took its value before the error");
     }
 }

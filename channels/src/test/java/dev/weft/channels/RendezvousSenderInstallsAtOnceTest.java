@@ -1,0 +1,95 @@
+package dev.weft.channels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A plain send in a rendezvous channel installs itself in an empty cell without reading the
+ * receiver count ({@link ChannelState#installsAtOnce}), so it also waits when the cell's receiver
+ * has claimed the cell and is on its way (before, it read the count, left its value and returned).
+ * These replays hold that receiver after its claim ({@link Faults#RECEIVE_CLAIMED}) and check
+ * that the sender's extra spin for it is bounded (it parks: with one carrier the receiver may not
+ * run meanwhile), and that the waiting sender then behaves as any waiting sender: its receiver
+ * completes it, an interrupt withdraws it (the receiver moves on to the next cell), and a done
+ * that comes meanwhile lets the pair complete.
+ */
+@Timeout(120)
+class RendezvousSenderInstallsAtOnceTest {
+    @AfterEach
+    void probesOff() {
+        Faults.probe = null;
+    }
+
+    /** The channel, with its receiver of cell 0 held after its claim. */
+    private record Held(Channel<Integer> ch, Forked<Object> receiver, Gate gate) {
+        static Held start(ThreadKind kind) throws InterruptedException {
+            Channel<Integer> ch = Channel.newRendezvousChannel();
+            Gate gate = new Gate();
+            Thread[] receiver = new Thread[1];
+            Faults.probe = point -> {
+                if (point.equals(Faults.RECEIVE_CLAIMED) && Thread.currentThread() == receiver[0]) {
+                    gate.hold();
+                }
+            };
+            Forked<Object> r = Forked.start(kind, () -> {
+                receiver[0] = Thread.currentThread(); // before its claim: the probe reads it there
+                return ch.receiveOrClosed();
+            });
+            assertTrue(gate.awaitHeld(), "the receiver did not claim its cell");
+            return new Held(ch, r, gate);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aSendWhoseReceiverIsOnItsWayParksAndTheReceiverCompletesIt(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Held h = Held.start(kind);
+        Forked<Object> sender = Forked.start(kind, () -> h.ch().sendOrClosed(100));
+        assertTrue(Forked.awaitBlockedOrDone(sender.thread()),
+                "the send returned while its receiver was still on its way: it did not wait in its cell");
+        h.gate().release();
+        assertNull(sender.join().value(), "the send completes with its receiver");
+        assertEquals(100, h.receiver().join().value());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void anInterruptedSendWithdrawsAndItsReceiverMovesOn(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Held h = Held.start(kind);
+        Forked<Object> sender = Forked.start(kind, () -> h.ch().sendOrClosed(100));
+        assertTrue(Forked.awaitBlockedOrDone(sender.thread()), "the send did not wait in its cell");
+        sender.interrupt();
+        assertInstanceOf(InterruptedException.class, sender.join().failure(),
+                "the interrupt withdrew the send before its receiver came");
+        h.gate().releaseAndAwaitLeft();
+        assertTrue(Forked.awaitBlockedOrDone(h.receiver().thread()),
+                "the receiver found the cell withdrawn and waits in the next");
+        assertNull(h.ch().sendOrClosed(200));
+        assertEquals(200, h.receiver().join().value(), "the receiver took the next value, not the withdrawn one");
+        assertNull(h.ch().tryReceiveOrClosed(), "nothing else is in the channel");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aDoneWhileTheSendWaitsLetsThePairComplete(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Held h = Held.start(kind);
+        Forked<Object> sender = Forked.start(kind, () -> h.ch().sendOrClosed(100));
+        assertTrue(Forked.awaitBlockedOrDone(sender.thread()), "the send did not wait in its cell");
+        h.ch().done();
+        h.gate().release();
+        assertNull(sender.join().value(), "a send that claimed its cell before done completes");
+        assertEquals(100, h.receiver().join().value());
+        assertInstanceOf(ChannelDone.class, h.ch().receiveOrClosed());
+    }
+}
