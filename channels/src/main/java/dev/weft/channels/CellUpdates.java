@@ -108,6 +108,11 @@ final class CellUpdates {
             }
             Object w = Cells.unwrap(st);
             if (w instanceof Thread t) { // a waiting receiver: the element is already in the slot
+                if (late && ch.closedForLateTrySend()) {
+                    // that receiver may have come after the close (a rendezvous receive waits
+                    // without reading the sender count): found room only now, as below
+                    return withdrawClosedTrySend(ch, seg, i);
+                }
                 if (seg.casState(i, st, DONE)) {
                     LockSupport.unpark(t);
                     seg.cleanPrev(); // the receivers are here: earlier segments are done with
@@ -157,6 +162,12 @@ final class CellUpdates {
         int step = 0;
         while (true) {
             Object st = seg.lvState(i);
+            if (st == null && ch.installsAtOnce(waiter)) {
+                if (seg.casState(i, null, waiter)) {
+                    return Result.INSTALLED; // also with its sender on its way: see installsAtOnce
+                }
+                continue;
+            }
             if (st == null || st == IN_BUFFER) {
                 long w = ch.lvSenders();
                 if (r < ch.sendersLimit(w)) {

@@ -72,9 +72,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * or two clauses first tries its first clause as a try-operation, before it registers anything;
  * that try refuses a registering select whatever the ids.) The spins that remain are on CLAIMED
  * cells (held by a running thread for a few instructions), on a receiver's in-flight sender (at
- * most 64 spins, then the cell is poisoned), a waiting rendezvous sender's on its in-flight
- * receiver (at most 64 spins, then it parks and the receiver wakes it: {@code
- * Waiting.awaitReceiverOnItsWay}), a sender's on a receiver that gave its cell up and moves the
+ * most 64 spins, then the cell is poisoned), a waiting rendezvous sender's or receiver's on its
+ * in-flight partner (at most 64 spins, then it parks and the partner wakes it: {@code
+ * Waiting.awaitPartnerOnItsWay}), a sender's on a receiver that gave its cell up and moves the
  * buffer end (BREAKING, INTERRUPTING_RCV: one buffer expansion that never yields), and on {@code
  * closedAt} / {@code errorAt} (the next instruction of the thread whose OR set the bit); why they
  * are bounded with one carrier is argued on {@link Waiting#backoff}.
@@ -97,9 +97,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       (the FAA), also when its CAS comes after a close. One that claimed beyond that room (a
  *       concurrent sender took it): its read of the closed bits after it found room ({@link
  *       #closedForLateTrySend}); if they are set it withdraws from its cell and reports the close.
- *       A try-send that meets a waiting receiver takes effect with it at its claim: that receiver
- *       read the sender count, found no sender for its cell and so decided to wait, before the
- *       claim (a receiver that comes later finds the sender on its way and does not wait there).
+ *       A try-send that claimed within its room and meets a waiting receiver takes effect with it
+ *       at its claim: that receiver had claimed the cell before the try-send read the room. One
+ *       that claimed beyond its room and meets a waiting receiver: its read of the closed bits
+ *       before its CAS (that receiver may have come after the claim, since a rendezvous receive
+ *       installs itself without reading the sender count, see {@link #installsAtOnce}); if they
+ *       are set it withdraws the receiver, which tries again and finds the close.
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
  *       select to Selected); for a waiting receive, the partner's CAS that completes it.
  *   <li>Exception to the two above, in error: a send that read no error and a receive whose FAA
@@ -312,20 +315,35 @@ abstract class ChannelState extends ChannelCounters {
     }
 
     /**
-     * Whether the sender of an EMPTY cell that may wait there, {@code waiter}, installs itself
-     * without reading the receiver count first: a send that may wait (a thread: {@code send},
-     * or a send with a timeout) in a rendezvous channel.
-     * Reading the count (to buffer the value when the cell's receiver is already on its way, see
-     * {@link #bufferOrRendezvous}) costs the first of a pair to reach a cell a read of the line its
-     * partner writes with every receive, and the partner's next FAA a write to a shared line. A
-     * sender that installs while its receiver is on its way is a state the reading sender reaches
-     * too (the receiver's FAA can come between its read and its CAS): the receiver completes it
-     * as any waiting sender. The waiting sender, if it would park, first spins while its receiver
-     * is on its way ({@link Waiting#awaitReceiverOnItsWay}). Try-sends (they may not wait) and
-     * select clauses keep the read.
+     * Whether the sender or receiver of an EMPTY cell that may wait there, {@code waiter},
+     * installs itself without reading the other side's count first: an operation that may wait (a
+     * thread: {@code send} or {@code receive}, or one with a timeout) in a rendezvous channel.
+     *
+     * <p>Reading the count costs the first of a pair to reach a cell a read of the line its
+     * partner writes with every operation, and the partner's next FAA a write to a line that is
+     * now shared. The reading sender buffered its value when the cell's receiver was already on
+     * its way ({@link #bufferOrRendezvous}); the reading receiver waited up to 64 spins for a
+     * sender on its way and then poisoned the cell. Installing at once instead reaches only states
+     * that the reading versions reach too (the partner's FAA can come between the read and the
+     * CAS): the partner completes the waiter as any other. One thing changed with it: a receiver
+     * may now wait in a cell although its sender had claimed the cell first, so a try-send that
+     * claimed its cell beyond the room it had seen and meets a waiting receiver reads the closed
+     * bits before it completes it ({@link CellUpdates#updateCellSendSlow}; before, such a receiver
+     * had seen no sender for its cell, so it came before the claim). The waiter, if it would park,
+     * first spins while its partner is on its way ({@link #partnerOnItsWay}). Try-operations (they
+     * may not wait) and select clauses keep the read.
      */
     final boolean installsAtOnce(Object waiter) {
         return capacity == 0 && waiter instanceof Thread;
+    }
+
+    /**
+     * Whether the partner of the sender ({@code send}) or receiver of cell {@code index} has
+     * claimed the cell: the other side's count, bounded as {@link #bufferOrRendezvous} and {@link
+     * CellUpdates#updateCellReceiveSlow} bound it at a close or an error, is beyond it.
+     */
+    final boolean partnerOnItsWay(boolean send, long index) {
+        return (send ? receiversLimit() : sendersLimit(lvSenders())) > index;
     }
 
     /**

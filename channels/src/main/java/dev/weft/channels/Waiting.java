@@ -44,11 +44,11 @@ import java.util.concurrent.locks.LockSupport;
  * spinning after a few waits and tries again much later. See {@link Spin#parkAtOnce}; measured in
  * {@code docs/PERFORMANCE.md} (2026-11-26).
  *
- * <p><b>A rendezvous send waits even when its receiver is already on its way</b> (it installs
- * itself without reading the receiver count, {@link ChannelState#installsAtOnce}). A virtual
- * one whose spin ended without a result spins up to {@link #ON_ITS_WAY_SPINS} more times while
- * that receiver, which has claimed the cell, gets there, and then parks; a wait that those spins
- * end is not recorded ({@link #awaitReceiverOnItsWay}).
+ * <p><b>A rendezvous send or receive waits even when its partner is already on its way</b> (it
+ * installs itself without reading the other side's count, {@link ChannelState#installsAtOnce}).
+ * A virtual one whose spin ended without a result spins up to {@link #ON_ITS_WAY_SPINS} more
+ * times while that partner, which has claimed the cell, gets there, and then parks; a wait that
+ * those spins end is not recorded ({@link #awaitPartnerOnItsWay}).
  *
  * <p><b>Platform threads spin for a window of time</b>, {@code weft.spinMicros.platform} (50 us
  * by default; none on a machine with one CPU, where the partner cannot run meanwhile), yielding
@@ -124,7 +124,7 @@ final class Waiting {
     /** Spins between two yields of a spinning platform thread (a power of two). */
     private static final int PLATFORM_YIELD_SPINS = 64;
 
-    /** The most spins of a rendezvous sender whose receiver is on its way (see {@link #awaitReceiverOnItsWay}). */
+    /** The most spins of a rendezvous waiter whose partner is on its way (see {@link #awaitPartnerOnItsWay}). */
     static final int ON_ITS_WAY_SPINS = 64;
 
     /** Spins before a busy-wait for a transient state yields its core. */
@@ -214,7 +214,7 @@ final class Waiting {
         long index = seg.id * Segment.SIZE + i;
         boolean atOnce = me.isVirtual() && spin.parkAtOnce(me, send, index);
         Object st = spinThenPark(seg, i, me, null, deadline, spin, send ? ch.sendWait : ch.receiveWait, atOnce,
-                send && ch.installsAtOnce(me) ? ch : null, index);
+                ch.installsAtOnce(me) ? ch : null, index, send);
         boolean interrupted = st == Result.INTERRUPTED;
         if (interrupted || st == Result.TIMED_OUT) {
             st = Withdrawal.withdrawWaiter(ch, seg, i, me, send);
@@ -250,20 +250,21 @@ final class Waiting {
     static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker,
             boolean parkAtOnce) {
-        return spinThenPark(seg, i, me, op, deadline, spin, blocker, parkAtOnce, null, 0L);
+        return spinThenPark(seg, i, me, op, deadline, spin, blocker, parkAtOnce, null, 0L, false);
     }
 
     /**
      * As above; {@code rendezvous}, when not {@code null}, is the rendezvous channel whose sender
-     * of cell {@code index} waits here having installed itself without reading the receiver count
-     * ({@link ChannelState#installsAtOnce}): a virtual one whose spin ended without its receiver
-     * spins a little longer, before it parks, while that receiver is on its way.
+     * ({@code send}) or receiver of cell {@code index} waits here having installed itself without
+     * reading the other side's count ({@link ChannelState#installsAtOnce}): a virtual one whose
+     * spin ended without its partner spins a little longer, before it parks, while that partner is
+     * on its way.
      */
     private static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker,
-            boolean parkAtOnce, ChannelState rendezvous, long index) {
+            boolean parkAtOnce, ChannelState rendezvous, long index, boolean send) {
         if (me.isVirtual()) {
-            Object st = parkAtOnce ? null : spinVirtual(seg, i, me, op, deadline, spin, rendezvous, index);
+            Object st = parkAtOnce ? null : spinVirtual(seg, i, me, op, deadline, spin, rendezvous, index, send);
             return st != null ? st : park(seg, i, me, op, deadline, blocker);
         }
         Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
@@ -284,14 +285,15 @@ final class Waiting {
 
     /**
      * The spin of a virtual thread, up to {@code spin}'s budget, which it updates; then, for a
-     * rendezvous sender ({@code rendezvous} not {@code null}, see {@link #spinThenPark}) whose
-     * receiver is on its way, {@link #awaitReceiverOnItsWay}.
+     * rendezvous waiter ({@code rendezvous} not {@code null}, see {@link #spinThenPark}) whose
+     * partner is on its way, {@link #awaitPartnerOnItsWay}.
      *
      * @return what {@link #spinThenPark} returns, or {@code null} when the spin ended without a
      *     result (the park loop then reads the state again)
      */
     private static Object spinVirtual(
-            Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, ChannelState rendezvous, long index) {
+            Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, ChannelState rendezvous, long index,
+            boolean send) {
         int budget = spin.budget();
         for (int n = 0; n < budget; n++) {
             Object st = op == null ? seg.lvState(i) : op.lvState();
@@ -311,9 +313,8 @@ final class Waiting {
             }
             Thread.onSpinWait();
         }
-        if (rendezvous != null && rendezvous.receiversLimit() > index) {
-            // the sender's receiver is on its way (see awaitReceiverOnItsWay)
-            Object st = awaitReceiverOnItsWay(seg, i, me);
+        if (rendezvous != null && rendezvous.partnerOnItsWay(send, index)) {
+            Object st = awaitPartnerOnItsWay(seg, i, me);
             if (st != null) {
                 return st;
             }
@@ -325,20 +326,20 @@ final class Waiting {
     }
 
     /**
-     * The wait of a virtual rendezvous sender that installed itself without reading the receiver
-     * count ({@link ChannelState#installsAtOnce}), whose spin ended without a result and whose
-     * receiver has claimed the cell already (it is on its way and completes the cell within a few
-     * instructions, unless its carrier is descheduled): up to {@link #ON_ITS_WAY_SPINS} more
-     * spins, so that such a sender parks no more often than one that read the count first and
-     * buffered its value. A wait that these spins end is not recorded in the spin budget (the
-     * reading sender had no wait there to learn from); one that parks after all records its
-     * failed spin as any other. Bounded, since the receiver may not run meanwhile (a
-     * platform receiver or a carrier that the OS deschedules), and the park after it is woken by
-     * that receiver.
+     * The wait of a virtual rendezvous sender or receiver that installed itself without reading
+     * the other side's count ({@link ChannelState#installsAtOnce}), whose spin ended without a
+     * result and whose partner has claimed the cell already (it is on its way and completes the
+     * cell within a few instructions, unless its carrier is descheduled): up to {@link
+     * #ON_ITS_WAY_SPINS} more spins, so that such a waiter parks no more often than one that read
+     * the count first (a sender then buffered its value, a receiver waited up to 64 spins for the
+     * value). A wait that these spins end is not recorded in the spin budget (the reading waiter
+     * had no wait there to learn from); one that parks after all records its failed spin as any
+     * other. Bounded, since the partner may not run meanwhile (a platform thread, or a carrier
+     * that the OS deschedules), and the park after it is woken by that partner.
      *
      * @return the cell's state that ended the wait, or {@code null}
      */
-    private static Object awaitReceiverOnItsWay(Segment seg, int i, Thread me) {
+    private static Object awaitPartnerOnItsWay(Segment seg, int i, Thread me) {
         for (int n = 0; n < ON_ITS_WAY_SPINS; n++) {
             Object st = seg.lvState(i);
             if (!Cells.holds(st, me)) {

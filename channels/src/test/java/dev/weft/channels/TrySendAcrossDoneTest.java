@@ -151,6 +151,46 @@ class TrySendAcrossDoneTest {
     }
 
     /**
+     * As above, but the late receive reaches the try-send's cell first and waits there: a plain
+     * rendezvous receive installs itself without reading the sender count ({@link
+     * ChannelState#installsAtOnce}), so it no longer waits for the in-flight try-send and poisons
+     * the cell. The try-send then meets a waiting receiver that came after the close; it must not
+     * complete with it (it reports the close, and the receiver, woken, finds the close too).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"TRY_SEND", "TRY_SEND_OR_CLOSED", "SELECT_WITH_DEFAULT"})
+    void rendezvousReceiverCameAfterTheCloseAndWaits(TryKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        Object[] outcome = new Object[3];
+        Thread first = Thread.ofPlatform().start(() -> outcome[0] = Forked.outcome(ch::receive));
+        Forked.awaitBlocked(first);
+
+        Holds holds = new Holds();
+        Thread sender = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(() -> kind.send(ch, 100)));
+        Gate checked = holds.at(sender, Faults.TRY_SEND_CHECKED);
+        Gate claimed = holds.at(sender, Faults.SEND_CLAIMED);
+        sender.start();
+        assertTrue(checked.awaitHeld(), "the try-send did not see the waiting receiver");
+        assertTrue(ch.trySend(1), "another sender meets the waiting receiver first");
+        first.join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(1, outcome[0]);
+        checked.releaseAndAwaitLeft();
+        assertTrue(claimed.awaitHeld(), "the try-send did not claim the next cell");
+
+        assertNull(ch.doneOrClosed(), "done() closes the channel");
+        Thread late = Thread.ofPlatform().start(() -> outcome[2] = Forked.outcome(ch::receiveOrClosed));
+        Forked.awaitBlockedOrDone(late); // it waits in the try-send's cell (or, before, gave it up)
+
+        claimed.releaseAndAwaitLeft();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
+        late.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(sender.isAlive() || late.isAlive(), "the threads did not finish");
+        kind.assertReportedClosed(outcome[1], ch);
+        assertInstanceOf(ChannelDone.class, outcome[2], "the late receive got " + outcome[2]);
+    }
+
+    /**
      * A try-send that claimed a cell within the room it had seen takes effect at its claim, before
      * the close: held there across {@code done()}, it still sends, and the value is received. An
      * unlimited channel (capacity -1 here) has room for every cell at the claim.

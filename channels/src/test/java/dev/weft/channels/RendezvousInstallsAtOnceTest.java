@@ -1,6 +1,7 @@
 package dev.weft.channels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,17 +13,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A plain send in a rendezvous channel installs itself in an empty cell without reading the
- * receiver count ({@link ChannelState#installsAtOnce}), so it also waits when the cell's receiver
- * has claimed the cell and is on its way (before, it read the count, left its value and returned).
- * These replays hold that receiver after its claim ({@link Faults#RECEIVE_CLAIMED}) and check
- * that the sender's extra spin for it is bounded (it parks: with one carrier the receiver may not
- * run meanwhile), and that the waiting sender then behaves as any waiting sender: its receiver
- * completes it, an interrupt withdraws it (the receiver moves on to the next cell), and a done
- * that comes meanwhile lets the pair complete.
+ * A plain send or receive in a rendezvous channel installs itself in an empty cell without
+ * reading the other side's count ({@link ChannelState#installsAtOnce}), so it also waits when its
+ * partner has claimed the cell and is on its way (before, a sender read the count, left its value
+ * and returned; a receiver spun up to 64 times for its sender and then poisoned the cell). These
+ * replays hold that partner after its claim ({@link Faults#RECEIVE_CLAIMED}, {@link
+ * Faults#SEND_CLAIMED}) and check that the waiter's extra spin for it is bounded (it parks: with
+ * one carrier the partner may not run meanwhile), and that the waiter then behaves as any
+ * waiter: its partner completes it, an interrupt withdraws it (the partner moves on to the next
+ * cell), and a done that comes meanwhile lets the pair complete.
  */
 @Timeout(120)
-class RendezvousSenderInstallsAtOnceTest {
+class RendezvousInstallsAtOnceTest {
     @AfterEach
     void probesOff() {
         Faults.probe = null;
@@ -91,5 +93,32 @@ class RendezvousSenderInstallsAtOnceTest {
         assertNull(sender.join().value(), "a send that claimed its cell before done completes");
         assertEquals(100, h.receiver().join().value());
         assertInstanceOf(ChannelDone.class, h.ch().receiveOrClosed());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aReceiveWhoseSenderIsOnItsWayWaitsInTheCellAndTheSenderCompletesIt(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        Gate gate = new Gate();
+        Thread[] sender = new Thread[1];
+        Faults.probe = point -> {
+            if (point.equals(Faults.SEND_CLAIMED) && Thread.currentThread() == sender[0]) {
+                gate.hold();
+            }
+        };
+        Forked<Object> s = Forked.start(kind, () -> {
+            sender[0] = Thread.currentThread(); // before its claim: the probe reads it there
+            return ch.sendOrClosed(100);
+        });
+        assertTrue(gate.awaitHeld(), "the sender did not claim its cell");
+        Forked<Object> receiver = Forked.start(kind, ch::receiveOrClosed);
+        assertTrue(Forked.awaitBlockedOrDone(receiver.thread()), "the receive did not wait");
+        gate.releaseAndAwaitLeft();
+        assertNull(s.join().value(), "the send completes with its receiver");
+        assertEquals(100, receiver.join().value());
+        assertFalse(ch.dumpCells().contains("BROKEN"),
+                "the receiver poisoned the cell of its sender on its way instead of waiting there\n"
+                        + ch.dumpCells());
     }
 }
