@@ -16,12 +16,12 @@ import java.util.concurrent.locks.LockSupport;
  * do. There are no segments, no allocation (the value is one constant, as in the scenario), no
  * close, no buffer, no select, and no interrupt handling beyond the park's.
  *
- * <p>It is not a proven lower bound of the design. It leaves out what weft must do (the first to
- * arrive reads the other side's counter, whose line the other side writes on every value; the
- * completing CAS, since a waiter may withdraw) and does what weft need not (the first to arrive
- * always installs itself and is woken, where weft's sender that finds its receiver already past
- * the cell leaves the value without installing; the reset store), and its waiting policy is one
- * fixed spin, not weft's adaptive one.
+ * <p>It is not a proven lower bound of the design. It leaves out what weft must do (the
+ * completing CAS, since a waiter may withdraw; the segments) and does what weft need not (the
+ * reset store), and its waiting policy is one fixed spin, not weft's adaptive one. (Until
+ * 863c81b weft's first to arrive also read the other side's counter, whose line the other side
+ * writes on every value; its plain rendezvous send and receive now install themselves at once,
+ * as here.)
  */
 final class CellFloor {
     private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(Object[].class);

@@ -110,7 +110,7 @@ final class CellUpdates {
             if (w instanceof Thread t) { // a waiting receiver: the element is already in the slot
                 if (late && ch.closedForLateTrySend()) {
                     // that receiver may have come after the close (a rendezvous receive waits
-                    // without reading the sender count): found room only now, as below
+                    // without reading the sender count): found room only now, as above
                     return withdrawClosedTrySend(ch, seg, i);
                 }
                 if (seg.casState(i, st, DONE)) {

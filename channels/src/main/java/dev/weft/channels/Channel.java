@@ -298,7 +298,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 return lvCloseReason();
             }
             long s = w & COUNT_MASK;
-            seg = segmentOf(true, seg, s);
+            seg = segmentOfClaimed(true, seg, s);
             if (seg == null) {
                 return lvCloseReason(); // the list is closed
             }
@@ -399,7 +399,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
             if ((r & ERROR_BIT) != 0) {
                 return lvCloseReason(); // after the error: its sweep closes the cell
             }
-            seg = segmentOf(false, seg, r);
+            seg = segmentOfClaimed(false, seg, r);
             if (seg == null) {
                 return lvCloseReason(); // the list is closed
             }

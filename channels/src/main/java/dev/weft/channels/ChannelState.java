@@ -71,8 +71,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * SelectOp}); that park clears and restores the interrupt flag, or it would spin. (A select of one
  * or two clauses first tries its first clause as a try-operation, before it registers anything;
  * that try refuses a registering select whatever the ids.) The spins that remain are on CLAIMED
- * cells (held by a running thread for a few instructions), on a receiver's in-flight sender (at
- * most 64 spins, then the cell is poisoned), a waiting rendezvous sender's or receiver's on its
+ * cells (held by a running thread for a few instructions), on a receiver's in-flight sender (a
+ * try-receive, a select's receive clause, a buffered or unlimited channel's receiver: at most 64
+ * spins, then the cell is poisoned), a waiting rendezvous sender's or receiver's on its
  * in-flight partner (at most 64 spins, then it parks and the partner wakes it: {@code
  * Waiting.awaitPartnerOnItsWay}), a sender's on a receiver that gave its cell up and moves the
  * buffer end (BREAKING, INTERRUPTING_RCV: one buffer expansion that never yields), and on {@code
@@ -102,7 +103,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       that claimed beyond its room and meets a waiting receiver: its read of the closed bits
  *       before its CAS (that receiver may have come after the claim, since a rendezvous receive
  *       installs itself without reading the sender count, see {@link #installsAtOnce}); if they
- *       are set it withdraws the receiver, which tries again and finds the close.
+ *       are set it withdraws the receiver, which tries again in a later cell (where it may still
+ *       take a value sent before the close, or finds the close).
  *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
  *       select to Selected); for a waiting receive, the partner's CAS that completes it.
  *   <li>Exception to the two above, in error: a send that read no error and a receive whose FAA
@@ -323,18 +325,56 @@ abstract class ChannelState extends ChannelCounters {
      * partner writes with every operation, and the partner's next FAA a write to a line that is
      * now shared. The reading sender buffered its value when the cell's receiver was already on
      * its way ({@link #bufferOrRendezvous}); the reading receiver waited up to 64 spins for a
-     * sender on its way and then poisoned the cell. Installing at once instead reaches only states
-     * that the reading versions reach too (the partner's FAA can come between the read and the
-     * CAS): the partner completes the waiter as any other. One thing changed with it: a receiver
-     * may now wait in a cell although its sender had claimed the cell first, so a try-send that
-     * claimed its cell beyond the room it had seen and meets a waiting receiver reads the closed
-     * bits before it completes it ({@link CellUpdates#updateCellSendSlow}; before, such a receiver
-     * had seen no sender for its cell, so it came before the claim). The waiter, if it would park,
-     * first spins while its partner is on its way ({@link #partnerOnItsWay}). Try-operations (they
-     * may not wait) and select clauses keep the read.
+     * sender on its way and then poisoned the cell, and returned the close without touching its
+     * cell when no sender would come. For the sender, installing at once reaches only states the
+     * reading sender reaches too (the receiver's FAA can come between the read and the CAS), and
+     * the receiver completes it as any waiting sender. For the receiver, three things follow that
+     * the code handles:
+     *
+     * <ul>
+     *   <li>it may wait in a cell whose sender claimed it first, so a try-send that claimed its
+     *       cell beyond the room it had seen and meets a waiting receiver reads the closed bits
+     *       before it completes it ({@link CellUpdates#updateCellSendSlow}; before, such a
+     *       receiver had seen no sender for its cell, so it came before the claim);
+     *   <li>one that starts after a close would wait for the closer's sweep, so before it parks
+     *       it closes its own cell when no sender will come ({@link #noSenderWillCome}, {@code
+     *       Waiting.closeIfNoSenderWillCome});
+     *   <li>its sender (and, since the sender side of this change, a send's receiver) no longer
+     *       gives up on a partner that claimed the cell and never comes, so an Error between a
+     *       claim and the cell gives the cell up ({@link #segmentOfClaimed}).
+     * </ul>
+     *
+     * <p>The waiter, if it would park, first spins while its partner is on its way ({@link
+     * #partnerOnItsWay}). Try-operations (they may not wait) and select clauses keep the read.
      */
     final boolean installsAtOnce(Object waiter) {
         return capacity == 0 && waiter instanceof Thread;
+    }
+
+    /**
+     * {@link #segmentOf} for the cell {@code c} that the caller has just claimed: an Error or
+     * exception thrown while finding it (an OutOfMemoryError allocating the segment, say) gives
+     * the cell up before it propagates ({@link Withdrawal#abandonUnresolvedCell}), as one thrown
+     * later in the operation does, so that a partner does not wait in the cell for ever. (A
+     * plain rendezvous partner waits there without reading the counts; before, it gave up after
+     * 64 spins, or, a sender, buffered a value nobody would take.)
+     */
+    final Segment segmentOfClaimed(boolean send, Segment seg, long c) {
+        try {
+            Faults.at(Faults.CELL_RESOLVING);
+            return segmentOf(send, seg, c);
+        } catch (Error | RuntimeException e) {
+            Withdrawal.abandonUnresolvedCell(this, send, seg, c, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Whether no sender will ever come to cell {@code index}: the channel is closed (done or
+     * error) and the cell is at or beyond the sender count the close froze.
+     */
+    final boolean noSenderWillCome(long index) {
+        return (lvSenders() & CLOSED_BIT) != 0 && index >= sendersAtClose();
     }
 
     /**

@@ -11,6 +11,11 @@ import java.util.function.Consumer;
 final class Faults {
     private Faults() {}
 
+    /**
+     * A plain or select send or receive has claimed its cell (its FAA) and not yet found the
+     * cell's segment (which may allocate it).
+     */
+    static final String CELL_RESOLVING = "cell.resolving";
     /** A plain or select send has claimed its cell and not yet updated it. */
     static final String SEND_CLAIMED = "send.claimed";
     /**

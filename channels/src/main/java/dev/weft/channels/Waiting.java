@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * again ({@link #PROBE_SPINS} spins) on one wait in 32, so the estimate recovers when the regime
  * changes. The ceiling is {@code weft.spins.virtual} spins; it also caps the start and the probe,
  * so a ceiling of 0 means that virtual threads never spin before they park (the short back-off
- * waits for transient cell states still spin).
+ * waits for transient cell states, and a rendezvous waiter's wait for a partner already on its
+ * way, still spin).
  *
  * <p><b>Channels with a large buffer have their own ceiling</b>, {@code weft.spins.virtualBuffered}
  * (a buffer of {@link #LARGE_BUFFER} or more, or an unlimited one; by default the same as {@code
@@ -263,9 +264,19 @@ final class Waiting {
     private static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker,
             boolean parkAtOnce, ChannelState rendezvous, long index, boolean send) {
+        boolean receiver = rendezvous != null && !send;
         if (me.isVirtual()) {
             Object st = parkAtOnce ? null : spinVirtual(seg, i, me, op, deadline, spin, rendezvous, index, send);
+            if (st == null && receiver) {
+                st = closeIfNoSenderWillCome(rendezvous, index, seg, i, me);
+            }
             return st != null ? st : park(seg, i, me, op, deadline, blocker);
+        }
+        if (receiver) {
+            Object closed = closeIfNoSenderWillCome(rendezvous, index, seg, i, me);
+            if (closed != null) {
+                return closed;
+            }
         }
         Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
         if (st != null) {
@@ -348,6 +359,27 @@ final class Waiting {
             Thread.onSpinWait();
         }
         return null;
+    }
+
+    /**
+     * For a rendezvous receiver that installed itself without reading the sender count ({@link
+     * ChannelState#installsAtOnce}), before it parks (a platform one before it spins): if the
+     * channel is closed and no sender will come to its cell (at or beyond the close's sender
+     * count), it closes its own cell, as the closing sweep would, and the wait ends. A receiver
+     * that read the count before it installed saw the close and never waited; without this, a
+     * receive that starts after the closed bits were set would wait for the closer's sweep, and
+     * for ever if the closer is hit by an Error before it (RendezvousInstallsAtOnceTest).
+     *
+     * @return CLOSED, the state that replaced {@code me} meanwhile, or {@code null} to wait on
+     */
+    private static Object closeIfNoSenderWillCome(ChannelState ch, long index, Segment seg, int i, Thread me) {
+        if (!ch.noSenderWillCome(index)) {
+            return null;
+        }
+        if (seg.casState(i, me, Cells.State.CLOSED)) {
+            return Cells.State.CLOSED;
+        }
+        return seg.lvState(i); // no longer ours: the sweep closed it, or we were withdrawn
     }
 
     /**

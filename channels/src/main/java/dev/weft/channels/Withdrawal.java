@@ -122,6 +122,30 @@ final class Withdrawal {
         }
     }
 
+    /**
+     * For a send ({@code send}) or receive hit by {@code cause} after it claimed cell {@code c}
+     * and before it found the cell's segment ({@link ChannelState#segmentOfClaimed}): finds the
+     * segment again from {@code from} and gives the cell up as above. No segment (the list is
+     * closed) or a removed one: no partner can wait in the cell. A second Error, say the same
+     * allocation failing again, is added to {@code cause} (known limit: the cell then stays
+     * claimed, and a partner waiting there waits for ever, as before this was handled).
+     */
+    static void abandonUnresolvedCell(ChannelState ch, boolean send, Segment from, long c, Throwable cause) {
+        try {
+            Segment seg = ch.segmentOf(send, from, c);
+            if (seg != null && seg.id == c / ChannelState.SIZE) {
+                int i = (int) (c % ChannelState.SIZE);
+                if (send) {
+                    abandonSendCell(ch, seg, i, null);
+                } else {
+                    abandonReceiveCell(ch, seg, i, null);
+                }
+            }
+        } catch (Throwable second) {
+            suppress(cause, second);
+        }
+    }
+
     /** {@link #abandonReceiveCell} for a receive hit by {@code cause}; as above. */
     static void abandonReceiveCell(ChannelState ch, Segment seg, int i, Object waiter, Throwable cause) {
         try {
@@ -144,8 +168,9 @@ final class Withdrawal {
     /**
      * Gives up cell {@code i} of {@code seg} for a send hit by an error, or for a try-send that
      * found room only after the close; idempotent. Such a try-send read its cell EMPTY or
-     * IN_BUFFER, but a receiver that decided to wait before the try-send's claim may install its
-     * waiter before this reads the cell again (review of 094094d): it is withdrawn and woken like
+     * IN_BUFFER, but a receiver may install its waiter before this reads the cell again (review
+     * of 094094d), or the try-send met a waiting receiver that may have come after its claim (a
+     * rendezvous receive waits without reading the sender count): it is withdrawn and woken like
      * the partner of an operation hit by an Error, tries again, and finds the close (before, it
      * stayed parked, and a done() did not wake it: its cell is below the close's sender count).
      */

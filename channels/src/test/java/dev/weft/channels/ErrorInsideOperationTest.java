@@ -221,6 +221,44 @@ class ErrorInsideOperationTest {
         assertNull(within(ch::doneOrClosed));
     }
 
+    /**
+     * A send hit after its claim but before it found its cell's segment (where an
+     * OutOfMemoryError allocating the segment would come; {@link ChannelState#segmentOfClaimed})
+     * must give the cell up too: the receiver waiting there (a rendezvous receive waits without
+     * reading the sender count) gets the next value. Review of 863c81b: the receiver stayed
+     * parked in the cell, and {@code done()} did not wake it (the cell is below the close's
+     * sender count).
+     */
+    @ParameterizedTest
+    @EnumSource(Capacity.class)
+    void sendHitBeforeFindingItsCellLeavesNoPhantomSender(Capacity capacity) throws Exception {
+        Channel<String> ch = capacity.newChannel();
+        Forked<String> r = Forked.virtual(ch::receive).awaitBlocked();
+        failAt(Faults.CELL_RESOLVING, 1);
+        assertThrows(StackOverflowError.class, () -> ch.send("lost"));
+        Faults.probe = null;
+        within(() -> {
+            ch.send("after");
+            return null;
+        });
+        assertEquals("after", r.get(PATIENCE), "the receiver gets the next value");
+        assertNull(ch.tryReceive(), "nothing else was delivered");
+        assertNull(within(ch::doneOrClosed));
+    }
+
+    /** The mirror image: a receive hit before finding its cell, while a sender waits there. */
+    @org.junit.jupiter.api.Test
+    void receiveHitBeforeFindingItsCellLeavesNoPhantomReceiver() throws Exception {
+        Channel<String> ch = Channel.newRendezvousChannel();
+        Forked<Void> s = Forked.run(ThreadKind.VIRTUAL, () -> ch.send("waiting")).awaitBlocked();
+        failAt(Faults.CELL_RESOLVING, 1);
+        assertThrows(StackOverflowError.class, ch::receive);
+        Faults.probe = null;
+        assertEquals("waiting", within(ch::receive), "the waiting sender sends to the next receiver");
+        s.get(PATIENCE);
+        assertNull(within(ch::doneOrClosed));
+    }
+
     // Review of 6e9b244 (stop 24): both cases below failed on 96ff45a.
 
     /**

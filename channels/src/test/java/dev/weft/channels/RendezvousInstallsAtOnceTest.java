@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Faults#SEND_CLAIMED}) and check that the waiter's extra spin for it is bounded (it parks: with
  * one carrier the partner may not run meanwhile), and that the waiter then behaves as any
  * waiter: its partner completes it, an interrupt withdraws it (the partner moves on to the next
- * cell), and a done that comes meanwhile lets the pair complete.
+ * cell), and a done that comes meanwhile lets the pair complete. A receive that starts after a
+ * close still sees it by itself, without the closer's sweep.
  */
 @Timeout(120)
 class RendezvousInstallsAtOnceTest {
@@ -120,5 +124,53 @@ class RendezvousInstallsAtOnceTest {
         assertFalse(ch.dumpCells().contains("BROKEN"),
                 "the receiver poisoned the cell of its sender on its way instead of waiting there\n"
                         + ch.dumpCells());
+    }
+
+    /**
+     * A receive that starts after {@code done()} set the closed bits must see the close by
+     * itself, even when the closer is hit by an Error right after its OR (standing for a
+     * StackOverflowError or OutOfMemoryError in its sweep) and never sweeps: it installs itself
+     * in its cell, finds the cell at the close's sender count, and closes it
+     * (Waiting.closeIfNoSenderWillCome). Review of 863c81b: it parked for ever.
+     */
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aReceiveAfterADoneHitByAnErrorStillSeesTheClose(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        Holds holds = new Holds();
+        holds.failAt(Thread.currentThread(), Faults.CLOSE_BITS_SET);
+        assertThrows(StackOverflowError.class, ch::done);
+        Faults.probe = null;
+        assertTrue(ch.isClosedForSend(), "the closed bits are set");
+        Forked<Object> receiver = Forked.start(kind, ch::receiveOrClosed);
+        assertInstanceOf(ChannelDone.class, receiver.get(Duration.ofSeconds(10)),
+                "a receive that started after the close must see it\n" + ch.dumpCells());
+    }
+
+    /**
+     * The same without an Error: the closer is only slow (held after its OR). A receive that
+     * starts after the close took effect does not wait for the closer's sweep ({@link
+     * CloseableChannel}: operations never wait for another operation to make progress).
+     */
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aReceiveAfterTheClosedBitsDoesNotWaitForTheCloser(ThreadKind kind) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        Holds holds = new Holds();
+        Thread closer = Thread.ofPlatform().unstarted(ch::done);
+        Gate bitsSet = holds.at(closer, Faults.CLOSE_BITS_SET);
+        closer.start();
+        assertTrue(bitsSet.awaitHeld(), "done() did not set its bits");
+        assertTrue(ch.isClosedForSend());
+        Forked<Object> receiver = Forked.start(kind, ch::receiveOrClosed);
+        try {
+            assertInstanceOf(ChannelDone.class, receiver.get(Duration.ofSeconds(5)),
+                    "the receive waited for the closer's sweep\n" + ch.dumpCells());
+        } finally {
+            bitsSet.releaseAndAwaitLeft();
+            closer.join(TimeUnit.SECONDS.toMillis(60));
+        }
     }
 }

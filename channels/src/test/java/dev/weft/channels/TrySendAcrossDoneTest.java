@@ -111,8 +111,8 @@ class TrySendAcrossDoneTest {
     /**
      * A rendezvous channel: the try-send sees a waiting receiver, another sender takes that
      * receiver first, the try-send claims the next cell, {@code done()} returns, and a receive
-     * that starts after the close claims that cell (it then waits a moment for the in-flight
-     * sender). That receiver came after the close, so it is no partner for the try-send.
+     * that starts after the close claims that cell (and is held there, before it looks at
+     * the cell). That receiver came after the close, so it is no partner for the try-send.
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource({"TRY_SEND", "TRY_SEND_OR_CLOSED", "SELECT_WITH_DEFAULT"})
