@@ -306,9 +306,10 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 continue; // the cell's segment was removed: its cells were all withdrawn
             }
             int i = (int) (s % SIZE);
-            Object waiter = waiterFor(op, k, seg, i, timeout);
+            Object waiter = null;
             Result res;
             try {
+                waiter = waiterFor(op, k, seg, i, timeout);
                 Faults.at(Faults.SEND_CLAIMED);
                 res = updateCellSend(seg, i, s, value, waiter, op, waiter == null && s >= room);
                 if (res == Result.INSTALLED && op == null) {
@@ -407,9 +408,10 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
                 continue; // the cell's segment was removed: its cells were all withdrawn
             }
             int i = (int) (r % SIZE);
-            Object waiter = waiterFor(op, k, seg, i, timeout);
+            Object waiter = null;
             Object res;
             try {
+                waiter = waiterFor(op, k, seg, i, timeout);
                 Faults.at(Faults.RECEIVE_CLAIMED);
                 res = updateCellReceive(seg, i, r, waiter, op);
                 if (res == Result.INSTALLED && op == null) {

@@ -143,7 +143,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * beyond the final sender count (done), or every waiter and buffered value it finds (error). A
  * waiting receiver in a cell behind that segment is woken by its own sender, which claimed the
  * cell before the error and reads the error before it touches the cell ({@link
- * Closing#closeOwnSendCell}).
+ * Closing#closeOwnSendCell}). A plain rendezvous receiver that installed itself after the closed
+ * bits were set, in a cell no sender will come to, closes its own cell before it parks ({@link
+ * #noSenderWillCome}), so it does not depend on the closer's sweep.
  */
 abstract class ChannelState extends ChannelCounters {
     static final int SIZE = Segment.SIZE;
@@ -353,11 +355,16 @@ abstract class ChannelState extends ChannelCounters {
 
     /**
      * {@link #segmentOf} for the cell {@code c} that the caller has just claimed: an Error or
-     * exception thrown while finding it (an OutOfMemoryError allocating the segment, say) gives
+     * exception thrown while finding it (a StackOverflowError; an OutOfMemoryError allocating the
+     * segment, after which a partner may still create the segment and come to the cell) gives
      * the cell up before it propagates ({@link Withdrawal#abandonUnresolvedCell}), as one thrown
      * later in the operation does, so that a partner does not wait in the cell for ever. (A
      * plain rendezvous partner waits there without reading the counts; before, it gave up after
-     * 64 spins, or, a sender, buffered a value nobody would take.)
+     * 64 spins, or, a sender, buffered a value nobody would take.) Best effort: the recovery finds
+     * the segment again, which repeats the work that failed (with a shallower stack, and maybe
+     * with memory freed meanwhile); if that fails too, or a StackOverflowError comes between the
+     * FAA and this method's {@code try}, the cell stays claimed (the known limit on {@link
+     * Withdrawal}).
      */
     final Segment segmentOfClaimed(boolean send, Segment seg, long c) {
         try {

@@ -153,7 +153,8 @@ final class Waiting {
 
     /**
      * Waits as the receiver of the cell; returns the value, CLOSED, NO_WAITER (timed out) or
-     * FAILED (the sender of the cell was hit by an Error and withdrew this receive).
+     * FAILED (the sender of the cell was hit by an Error, or was a try-send that found the channel
+     * closed after claiming beyond its room, and withdrew this receive).
      */
     static Object awaitReceive(ChannelState ch, Segment seg, int i, Thread me, long timeout)
             throws InterruptedException {
@@ -165,7 +166,7 @@ final class Waiting {
             return Result.CLOSED;
         }
         if (st == Cells.State.INTERRUPTED_RCV) {
-            return Result.FAILED; // our sender was hit by an Error and withdrew us: try another cell
+            return Result.FAILED; // our sender was hit by an Error or refused by a close: try another cell
         }
         // DONE: the sender left its element in the slot
         Object v = seg.lpElement(i);
@@ -180,7 +181,8 @@ final class Waiting {
      * Records a JFR {@code dev.weft.ChannelWait} event when enabled.
      *
      * @return the state that ended the wait (DONE, BUFFERED or CLOSED; or INTERRUPTED_SEND /
-     *     INTERRUPTED_RCV when the partner was hit by an Error and withdrew this waiter), or {@code
+     *     INTERRUPTED_RCV when the partner was hit by an Error, or was a late try-send refused by a
+     *     close, and withdrew this waiter), or {@code
      *     null} when it timed out and withdrew
      * @throws InterruptedException when interrupted and withdrawn
      */
@@ -240,7 +242,9 @@ final class Waiting {
      * see the class javadoc), checking the interrupt flag and the deadline every 16 spins, then
      * parks on {@code blocker}; the partner changes the watched state (by CAS, or by
      * a re-registration request) and then unparks {@code me}. It never cancels anything itself:
-     * on interrupt or timeout the caller withdraws by CAS and may still lose to the partner. Only a
+     * on interrupt or timeout the caller withdraws by CAS and may still lose to the partner (one
+     * exception: a rendezvous receiver closes its own cell when no sender will come, see {@link
+     * #closeIfNoSenderWillCome}). Only a
      * wait that really ended (the cell changed, the select is terminal) counts as a spin won; a
      * re-registration request is work for the owner, not its partner's arrival.
      *
@@ -259,7 +263,9 @@ final class Waiting {
      * ({@code send}) or receiver of cell {@code index} waits here having installed itself without
      * reading the other side's count ({@link ChannelState#installsAtOnce}): a virtual one whose
      * spin ended without its partner spins a little longer, before it parks, while that partner is
-     * on its way.
+     * on its way; a receiver whose channel is closed with no sender to come closes its own cell
+     * before it parks (a virtual one also when its spin timed out; a platform one before it
+     * spins: {@link #closeIfNoSenderWillCome}).
      */
     private static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker,
@@ -267,8 +273,10 @@ final class Waiting {
         boolean receiver = rendezvous != null && !send;
         if (me.isVirtual()) {
             Object st = parkAtOnce ? null : spinVirtual(seg, i, me, op, deadline, spin, rendezvous, index, send);
-            if (st == null && receiver) {
-                st = closeIfNoSenderWillCome(rendezvous, index, seg, i, me);
+            if (receiver && (st == null || st == Result.TIMED_OUT)) {
+                // also when the spin timed out: a receive after a close reports it, not a timeout
+                Object closed = closeIfNoSenderWillCome(rendezvous, index, seg, i, me);
+                st = closed != null ? closed : st;
             }
             return st != null ? st : park(seg, i, me, op, deadline, blocker);
         }

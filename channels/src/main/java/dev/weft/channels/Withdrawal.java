@@ -101,8 +101,10 @@ final class Withdrawal {
      * to its final state, with no CLAIMED window in between. A second Error thrown while giving
      * the cell up is added to the first as a suppressed exception; the first is what the operation
      * throws ({@link #abandonSendCell(ChannelState, Segment, int, Object, Throwable)}). Known
-     * limit: an Error thrown while the current thread itself holds a cell CLAIMED (only a
-     * StackOverflowError at one of the two or three calls inside that window can be: where the
+     * limits: an Error between the claim and the cell is handled on a best-effort basis ({@link
+     * ChannelState#segmentOfClaimed}: the recovery repeats the segment search that may have
+     * failed, and a StackOverflowError in the few calls before its {@code try} escapes); and an
+     * Error thrown while the current thread itself holds a cell CLAIMED (only a StackOverflowError at one of the two or three calls inside that window can be: where the
      * thread that claimed a select's registration completes it, finds it dead or registering and
      * withdraws it, or gives it back) leaves that cell CLAIMED, and every thread that reaches
      * the cell afterwards (its partner, buffer expansion, the sweep of done() or error()) then
@@ -127,8 +129,8 @@ final class Withdrawal {
      * and before it found the cell's segment ({@link ChannelState#segmentOfClaimed}): finds the
      * segment again from {@code from} and gives the cell up as above. No segment (the list is
      * closed) or a removed one: no partner can wait in the cell. A second Error, say the same
-     * allocation failing again, is added to {@code cause} (known limit: the cell then stays
-     * claimed, and a partner waiting there waits for ever, as before this was handled).
+     * allocation or stack overflow again, is added to {@code cause} (known limit: the cell then
+     * stays claimed, and a partner waiting there waits for ever, as before this was handled).
      */
     static void abandonUnresolvedCell(ChannelState ch, boolean send, Segment from, long c, Throwable cause) {
         try {

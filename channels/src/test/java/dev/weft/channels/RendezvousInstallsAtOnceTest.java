@@ -173,4 +173,42 @@ class RendezvousInstallsAtOnceTest {
             closer.join(TimeUnit.SECONDS.toMillis(60));
         }
     }
+
+    /**
+     * A timed receive (1 ns) that starts after the closed bits, while the closer has not swept
+     * (held, or hit by an Error after its OR): its spin times out before it would park, and it
+     * must still report the close, not a timeout. Review of af7c92a: a virtual one returned
+     * {@code null} (the close check ran only before a park).
+     */
+    @ParameterizedTest(name = "{0}, closer hit by an Error: {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"VIRTUAL, true", "VIRTUAL, false", "PLATFORM, true", "PLATFORM, false"})
+    void aTimedReceiveAfterTheClosedBitsReportsTheCloseNotATimeout(ThreadKind kind, boolean closerFails) throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        Channel<Integer> ch = Channel.newRendezvousChannel();
+        Holds holds = new Holds();
+        Thread closer = Thread.ofPlatform().unstarted(() -> Forked.outcome(ch::doneOrClosed));
+        Gate bitsSet = null;
+        if (closerFails) {
+            holds.failAt(closer, Faults.CLOSE_BITS_SET);
+        } else {
+            bitsSet = holds.at(closer, Faults.CLOSE_BITS_SET);
+        }
+        closer.start();
+        if (closerFails) {
+            closer.join(TimeUnit.SECONDS.toMillis(60));
+        } else {
+            assertTrue(bitsSet.awaitHeld(), "done() did not set its bits");
+        }
+        assertTrue(ch.isClosedForSend());
+        try {
+            Forked<Object> r = Forked.start(kind, () -> ch.tryReceiveOrClosed(Duration.ofNanos(1)));
+            assertInstanceOf(ChannelDone.class, r.get(Duration.ofSeconds(10)),
+                    "a timed receive that started after done() reported a timeout\n" + ch.dumpCells());
+        } finally {
+            if (bitsSet != null) {
+                bitsSet.releaseAndAwaitLeft();
+            }
+            closer.join(TimeUnit.SECONDS.toMillis(60));
+        }
+    }
 }
