@@ -34,23 +34,33 @@ class RendezvousInstallsAtOnceTest {
         Faults.probe = null;
     }
 
-    /** The channel, with its receiver of cell 0 held after its claim. */
-    private record Held(Channel<Integer> ch, Forked<Object> receiver, Gate gate) {
+    /** The channel, with the partner of cell 0 (the receiver, in {@code partner}) held after its claim. */
+    private record Held(Channel<Integer> ch, Forked<Object> partner, Gate gate) {
         static Held start(ThreadKind kind) throws InterruptedException {
+            return start(kind, Faults.RECEIVE_CLAIMED);
+        }
+
+        /** Holds the receiver at {@code RECEIVE_CLAIMED}, or a send of 100 at {@code SEND_CLAIMED}. */
+        static Held start(ThreadKind kind, String point) throws InterruptedException {
             Channel<Integer> ch = Channel.newRendezvousChannel();
             Gate gate = new Gate();
-            Thread[] receiver = new Thread[1];
-            Faults.probe = point -> {
-                if (point.equals(Faults.RECEIVE_CLAIMED) && Thread.currentThread() == receiver[0]) {
+            Thread[] held = new Thread[1];
+            Faults.probe = p -> {
+                if (p.equals(point) && Thread.currentThread() == held[0]) {
                     gate.hold();
                 }
             };
-            Forked<Object> r = Forked.start(kind, () -> {
-                receiver[0] = Thread.currentThread(); // before its claim: the probe reads it there
-                return ch.receiveOrClosed();
+            boolean receive = point.equals(Faults.RECEIVE_CLAIMED);
+            Forked<Object> f = Forked.start(kind, () -> {
+                held[0] = Thread.currentThread(); // before its claim: the probe reads it there
+                return receive ? ch.receiveOrClosed() : ch.sendOrClosed(100);
             });
-            assertTrue(gate.awaitHeld(), "the receiver did not claim its cell");
-            return new Held(ch, r, gate);
+            assertTrue(gate.awaitHeld(), "the partner did not claim its cell");
+            return new Held(ch, f, gate);
+        }
+
+        Forked<Object> receiver() {
+            return partner;
         }
     }
 
@@ -103,19 +113,10 @@ class RendezvousInstallsAtOnceTest {
     @EnumSource(ThreadKind.class)
     void aReceiveWhoseSenderIsOnItsWayWaitsInTheCellAndTheSenderCompletesIt(ThreadKind kind) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
-        Channel<Integer> ch = Channel.newRendezvousChannel();
-        Gate gate = new Gate();
-        Thread[] sender = new Thread[1];
-        Faults.probe = point -> {
-            if (point.equals(Faults.SEND_CLAIMED) && Thread.currentThread() == sender[0]) {
-                gate.hold();
-            }
-        };
-        Forked<Object> s = Forked.start(kind, () -> {
-            sender[0] = Thread.currentThread(); // before its claim: the probe reads it there
-            return ch.sendOrClosed(100);
-        });
-        assertTrue(gate.awaitHeld(), "the sender did not claim its cell");
+        Held h = Held.start(kind, Faults.SEND_CLAIMED);
+        Channel<Integer> ch = h.ch();
+        Gate gate = h.gate();
+        Forked<Object> s = h.partner();
         Forked<Object> receiver = Forked.start(kind, ch::receiveOrClosed);
         assertTrue(Forked.awaitBlockedOrDone(receiver.thread()), "the receive did not wait");
         gate.releaseAndAwaitLeft();

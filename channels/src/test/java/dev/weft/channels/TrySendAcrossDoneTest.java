@@ -120,22 +120,11 @@ class TrySendAcrossDoneTest {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<Integer> ch = Channel.newRendezvousChannel();
         Object[] outcome = new Object[3];
-        Thread first = Thread.ofPlatform().start(() -> outcome[0] = Forked.outcome(ch::receive));
-        Forked.awaitBlocked(first);
-
         Holds holds = new Holds();
         Thread sender = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(() -> kind.send(ch, 100)));
         Thread late = Thread.ofPlatform().unstarted(() -> outcome[2] = Forked.outcome(ch::receiveOrClosed));
-        Gate checked = holds.at(sender, Faults.TRY_SEND_CHECKED);
-        Gate claimed = holds.at(sender, Faults.SEND_CLAIMED);
         Gate lateClaimed = holds.at(late, Faults.RECEIVE_CLAIMED);
-        sender.start();
-        assertTrue(checked.awaitHeld(), "the try-send did not see the waiting receiver");
-        assertTrue(ch.trySend(1), "another sender meets the waiting receiver first");
-        first.join(TimeUnit.SECONDS.toMillis(60));
-        assertEquals(1, outcome[0]);
-        checked.releaseAndAwaitLeft();
-        assertTrue(claimed.awaitHeld(), "the try-send did not claim the next cell");
+        Gate claimed = trySendClaimedBeyondItsRoom(ch, holds, sender, outcome);
 
         assertNull(ch.doneOrClosed(), "done() closes the channel");
         late.start();
@@ -163,20 +152,9 @@ class TrySendAcrossDoneTest {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<Integer> ch = Channel.newRendezvousChannel();
         Object[] outcome = new Object[3];
-        Thread first = Thread.ofPlatform().start(() -> outcome[0] = Forked.outcome(ch::receive));
-        Forked.awaitBlocked(first);
-
         Holds holds = new Holds();
         Thread sender = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(() -> kind.send(ch, 100)));
-        Gate checked = holds.at(sender, Faults.TRY_SEND_CHECKED);
-        Gate claimed = holds.at(sender, Faults.SEND_CLAIMED);
-        sender.start();
-        assertTrue(checked.awaitHeld(), "the try-send did not see the waiting receiver");
-        assertTrue(ch.trySend(1), "another sender meets the waiting receiver first");
-        first.join(TimeUnit.SECONDS.toMillis(60));
-        assertEquals(1, outcome[0]);
-        checked.releaseAndAwaitLeft();
-        assertTrue(claimed.awaitHeld(), "the try-send did not claim the next cell");
+        Gate claimed = trySendClaimedBeyondItsRoom(ch, holds, sender, outcome);
 
         assertNull(ch.doneOrClosed(), "done() closes the channel");
         Thread late = Thread.ofPlatform().start(() -> outcome[2] = Forked.outcome(ch::receiveOrClosed));
@@ -211,6 +189,29 @@ class TrySendAcrossDoneTest {
         sender.join(TimeUnit.SECONDS.toMillis(60));
         assertEquals(Boolean.TRUE, outcome[0], "the try-send had room at its claim\n" + ch.dumpCells());
         assertEquals(List.of(100), drain(ch));
+    }
+
+    /**
+     * The rendezvous setup of the two tests above: a receiver waits (its outcome goes to {@code
+     * outcome[0]}); the try-send {@code sender} sees it, another sender takes it first, and the
+     * try-send claims the next cell, beyond the room it had seen.
+     *
+     * @return the gate that holds the try-send after its claim
+     */
+    private static Gate trySendClaimedBeyondItsRoom(Channel<Integer> ch, Holds holds, Thread sender, Object[] outcome)
+            throws InterruptedException {
+        Thread first = Thread.ofPlatform().start(() -> outcome[0] = Forked.outcome(ch::receive));
+        Forked.awaitBlocked(first);
+        Gate checked = holds.at(sender, Faults.TRY_SEND_CHECKED);
+        Gate claimed = holds.at(sender, Faults.SEND_CLAIMED);
+        sender.start();
+        assertTrue(checked.awaitHeld(), "the try-send did not see the waiting receiver");
+        assertTrue(ch.trySend(1), "another sender meets the waiting receiver first");
+        first.join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(1, outcome[0]);
+        checked.releaseAndAwaitLeft();
+        assertTrue(claimed.awaitHeld(), "the try-send did not claim the next cell");
+        return claimed;
     }
 
     /** Receives until the channel reports done; the values in order. */
