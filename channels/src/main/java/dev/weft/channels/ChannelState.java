@@ -378,10 +378,13 @@ abstract class ChannelState extends ChannelCounters {
 
     /**
      * Whether no sender will ever come to cell {@code index}: the channel is closed (done or
-     * error) and the cell is at or beyond the sender count the close froze.
+     * error) and the cell is at or beyond the sender count the close froze. It reads {@code
+     * closeReason} first, a line written once, and the sender count (a line the senders write)
+     * only once a close has begun: a close records its reason before it sets the closed bits, so
+     * a caller that installed itself after the bits were set sees the reason.
      */
     final boolean noSenderWillCome(long index) {
-        return (lvSenders() & CLOSED_BIT) != 0 && index >= sendersAtClose();
+        return closeReason != null && (lvSenders() & CLOSED_BIT) != 0 && index >= sendersAtClose();
     }
 
     /**

@@ -264,8 +264,8 @@ final class Waiting {
      * reading the other side's count ({@link ChannelState#installsAtOnce}): a virtual one whose
      * spin ended without its partner spins a little longer, before it parks, while that partner is
      * on its way; a receiver whose channel is closed with no sender to come closes its own cell
-     * before it parks (a virtual one also when its spin timed out; a platform one before it
-     * spins: {@link #closeIfNoSenderWillCome}).
+     * after its spin, before it parks, also when the spin timed out ({@link
+     * #closeIfNoSenderWillCome}).
      */
     private static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker,
@@ -280,13 +280,13 @@ final class Waiting {
             }
             return st != null ? st : park(seg, i, me, op, deadline, blocker);
         }
-        if (receiver) {
+        Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
+        if (receiver && (st == null || st == Result.TIMED_OUT)) {
             Object closed = closeIfNoSenderWillCome(rendezvous, index, seg, i, me);
             if (closed != null) {
                 return closed;
             }
         }
-        Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
         if (st != null) {
             if (st != Result.TIMED_OUT && (op == null || SelectOp.isTerminal(st))) {
                 spin.recordPlatform(true, 0L);
@@ -371,8 +371,9 @@ final class Waiting {
 
     /**
      * For a rendezvous receiver that installed itself without reading the sender count ({@link
-     * ChannelState#installsAtOnce}), before it parks (a platform one before it spins): if the
-     * channel is closed and no sender will come to its cell (at or beyond the close's sender
+     * ChannelState#installsAtOnce}), after its spin and before it parks (also when the spin timed
+     * out; not before the spin, which would put the read of the sender count back on every
+     * platform wait): if the channel is closed and no sender will come to its cell (at or beyond the close's sender
      * count), it closes its own cell, as the closing sweep would, and the wait ends. A receiver
      * that read the count before it installed saw the close and never waited; without this, a
      * receive that starts after the closed bits were set would wait for the closer's sweep, and
