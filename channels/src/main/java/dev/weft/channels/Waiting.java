@@ -373,11 +373,12 @@ final class Waiting {
      * For a rendezvous receiver that installed itself without reading the sender count ({@link
      * ChannelState#installsAtOnce}), after its spin and before it parks (also when the spin timed
      * out; not before the spin, which would put the read of the sender count back on every
-     * platform wait): if the channel is closed and no sender will come to its cell (at or beyond the close's sender
-     * count), it closes its own cell, as the closing sweep would, and the wait ends. A receiver
-     * that read the count before it installed saw the close and never waited; without this, a
-     * receive that starts after the closed bits were set would wait for the closer's sweep, and
-     * for ever if the closer is hit by an Error before it (RendezvousInstallsAtOnceTest).
+     * platform wait): if the channel is closed and no sender will come to its cell (at or beyond
+     * the close's sender count), it closes its own cell, as the closing sweep would, and the wait
+     * ends. A receiver that read the count before it installed saw the close at once and never
+     * waited; this one reports it after its spin (a platform thread's window: 50 us by default).
+     * Without it, a receive that starts after the closed bits were set would wait for the closer's
+     * sweep, and for ever if the closer is hit by an Error before it (RendezvousInstallsAtOnceTest).
      *
      * @return CLOSED, the state that replaced {@code me} meanwhile, or {@code null} to wait on
      */
