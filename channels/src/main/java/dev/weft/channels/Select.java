@@ -31,7 +31,9 @@ import java.util.function.Supplier;
  * tried before anything is registered, as a try-operation, so a select that can complete on it
  * allocates no registration; like a try-operation, that try does not wait for another select
  * that is still registering (its offer is not final yet), and the select then registers and
- * waits for it as usual. A close is not passed over that way: a close that meets the
+ * waits for it as usual. When that try fails, such a select (unless its timeout is zero or its
+ * thread is interrupted) first watches its channels' counters for a few spins: when the first
+ * clause looks ready, it tries that clause again; when another one does, or none, it registers. A close is not passed over that way: a close that meets the
  * registration of an earlier clause waits until the select stops registering and then, if it
  * waits, completes it with the close, and a registration refused before the close is registered
  * again (and finds the close) before the next clause is registered; a later clause that was ready
@@ -410,6 +412,14 @@ public final class Select {
             long timeout, Object onTimeout, boolean throwIfClosed) throws InterruptedException {
         int[] order = order(n, biased);
         Object r = tryFirst(c0, c1, n, order, throwIfClosed);
+        if (r == NOT_READY && timeout != 0L && onChannels(c0, c1, n)) {
+            boolean zeroFirst = order == null || order[0] == 0;
+            SelectClause<?> first = zeroFirst ? c0 : c1;
+            int spins = SelectRegistration.aboutToComplete(first, n == 1 ? null : zeroFirst ? c1 : c0);
+            if (spins >= 0 && (r = tryFirst(c0, c1, n, order, throwIfClosed)) != NOT_READY) {
+                SelectRegistration.lookWon(first, spins);
+            }
+        }
         if (r != NOT_READY) {
             return r;
         }
@@ -510,7 +520,8 @@ public final class Select {
     /**
      * The select's outcome when the first clause in registration order (clause 0, or {@code
      * order[0]}) completes at once as a try-operation, with no {@link SelectOp}; otherwise {@link
-     * #NOT_READY}, and the caller registers.
+     * #NOT_READY}, and the caller registers. (Only that clause: a try of a later one would not be
+     * atomic with it, and a close of the first between the two could be passed over.)
      * Nothing was registered before that clause, so nothing can be passed over (the bias of the
      * class comment), and the try does what registering the clause would do, except that a
      * registering select it meets is refused (asked to register again) instead of waited for, as
