@@ -270,22 +270,22 @@ final class Waiting {
     private static Object spinThenPark(
             Segment seg, int i, Thread me, SelectOp op, long deadline, Spin spin, Object blocker,
             boolean parkAtOnce, ChannelState rendezvous, long index, boolean send) {
-        boolean receiver = rendezvous != null && !send;
-        if (me.isVirtual()) {
-            Object st = parkAtOnce ? null : spinVirtual(seg, i, me, op, deadline, spin, rendezvous, index, send);
-            if (receiver && (st == null || st == Result.TIMED_OUT)) {
-                // also when the spin timed out: a receive after a close reports it, not a timeout
-                Object closed = closeIfNoSenderWillCome(rendezvous, index, seg, i, me);
-                st = closed != null ? closed : st;
-            }
-            return st != null ? st : park(seg, i, me, op, deadline, blocker);
+        boolean virtual = me.isVirtual();
+        Object st;
+        if (virtual) {
+            st = parkAtOnce ? null : spinVirtual(seg, i, me, op, deadline, spin, rendezvous, index, send);
+        } else {
+            st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
         }
-        Object st = spinPlatform(seg, i, me, op, deadline, spin.platformWindow());
-        if (receiver && (st == null || st == Result.TIMED_OUT)) {
+        if (rendezvous != null && !send && (st == null || st == Result.TIMED_OUT)) {
+            // also when the spin timed out: a receive after a close reports it, not a timeout
             Object closed = closeIfNoSenderWillCome(rendezvous, index, seg, i, me);
             if (closed != null) {
                 return closed;
             }
+        }
+        if (virtual) {
+            return st != null ? st : park(seg, i, me, op, deadline, blocker);
         }
         if (st != null) {
             if (st != Result.TIMED_OUT && (op == null || SelectOp.isTerminal(st))) {
