@@ -23,7 +23,10 @@ package dev.weft.channels;
  * or parked there until another select stops registering), when that clause then completes with
  * a partner that arrived after the close returned. (A try-send or a select's send clause that
  * claimed its cell before an {@code error()} and reads the error after it refuses a registering
- * select it finds there, instead of waiting: such a refusal falls under the same gap.) (A virtual thread that calls {@code done()} while pinned to its carrier, inside a
+ * select it finds there, instead of waiting: such a refusal falls under the same gap.) A select
+ * with a default clause registers nothing: it tries its clauses in order as try-operations, so a
+ * close that lands between two of those tries is passed over the same way. (A virtual thread
+ * that calls {@code done()} while pinned to its carrier, inside a
  * native frame or a class initializer, then blocks that carrier while it waits.) {@code
  * isClosedForSend()} and {@code isClosedForReceive()} never park. The
  * only other waits are spins for another thread's next few instructions, during which that
