@@ -525,21 +525,23 @@ abstract class ChannelState extends ChannelCounters {
 
     /**
      * Whether a try-send ({@code send}) or try-receive could complete now, or would find the
-     * channel closed: the reads those try-operations start with, and nothing else. Only a hint
+     * channel closed: the counters those try-operations start with, read in their order, the
+     * closed bits first (so a closed channel never waits here for its frozen count). Only a hint
      * (the answer may change at once); for a select that waits a moment before it registers
      * ({@link SelectRegistration#aboutToComplete}).
      */
     final boolean tryMayComplete(boolean send) {
         if (send) {
-            long s0 = lvSenders() & COUNT_MASK; // first, as doSend reads it
-            return s0 < trySendRoom() || closedBitsSet();
+            long w = lvSenders(); // first, as doSend reads it
+            return (w & CLOSED_BIT) != 0 || (w & COUNT_MASK) < trySendRoom()
+                    || (lvReceivers() & ERROR_BIT) != 0;
         }
         long r0 = lvReceivers();
         if ((r0 & ERROR_BIT) != 0) {
             return true;
         }
         long w = lvSenders();
-        return r0 < sendersLimit(w) || (w & CLOSED_BIT) != 0;
+        return (w & CLOSED_BIT) != 0 || r0 < (w & COUNT_MASK);
     }
 
     /** The cells that have or will have a sender, given a read {@code w} of {@code senders}. */

@@ -18,7 +18,8 @@ package dev.weft.channels;
  * close; the select registers such a clause again, in its registration order, before it
  * registers its next clause, and then finds the close. So a select does not pass over a close
  * for a clause later in its registration order that became ready only after the close returned
- * (an earlier clause may still win: the select is biased), with one known gap: a refusal that
+ * (an earlier clause may still win: the select is biased), with one known gap for a select
+ * that registers: a refusal that
  * lands while the select is inside the registration of that later clause (running, descheduled,
  * or parked there until another select stops registering), when that clause then completes with
  * a partner that arrived after the close returned. (A try-send or a select's send clause that

@@ -31,14 +31,17 @@ import java.util.function.Supplier;
  * tried before anything is registered, as a try-operation, so a select that can complete on it
  * allocates no registration; like a try-operation, that try does not wait for another select
  * that is still registering (its offer is not final yet), and the select then registers and
- * waits for it as usual. When that try fails, such a select (unless its timeout is zero or its
- * thread is interrupted) first watches its channels' counters for a few spins: when the first
- * clause looks ready, it tries that clause again; when another one does, or none, it registers. A close is not passed over that way: a close that meets the
+ * waits for it as usual. When that try fails, such a select (unless its timeout is zero, its
+ * thread is interrupted, or it is a platform thread and platform spinning is off) first watches
+ * its channels' counters for a few spins (a timeout counts from its registration, after them):
+ * when the first clause looks ready, it tries that clause again; when another one does, or none,
+ * it registers. A close is not passed over that way: a close that meets the
  * registration of an earlier clause waits until the select stops registering and then, if it
  * waits, completes it with the close, and a registration refused before the close is registered
  * again (and finds the close) before the next clause is registered; a later clause that was ready
- * before the close returned may still win. One gap remains, described on {@link
- * CloseableChannel}. Exactly one clause completes: every other registration is
+ * before the close returned may still win. One gap remains for a select that registers, and a
+ * select with a default clause has another (see {@link CloseableChannel}). Exactly one clause
+ * completes: every other registration is
  * withdrawn and can neither receive nor deliver later.
  *
  * <p>A select waits without a helper thread, also with a timeout, and is atomic with respect to
@@ -333,17 +336,9 @@ public final class Select {
                 }
                 continue;
             }
-            boolean dup;
-            if (seen != null) {
-                dup = seen.put(ch, Boolean.TRUE) != null;
-            } else {
-                dup = false;
-                for (int j = 0; j < k; j++) {
-                    if (((SelectClause<?>) clauses[j]).channel() == ch) {
-                        dup = true;
-                        break;
-                    }
-                }
+            boolean dup = seen != null && seen.put(ch, Boolean.TRUE) != null;
+            for (int j = 0; seen == null && j < k && !dup; j++) {
+                dup = ((SelectClause<?>) clauses[j]).channel() == ch;
             }
             if (dup) {
                 throw new IllegalArgumentException(
@@ -413,11 +408,13 @@ public final class Select {
         int[] order = order(n, biased);
         Object r = tryFirst(c0, c1, n, order, throwIfClosed);
         if (r == NOT_READY && timeout != 0L && onChannels(c0, c1, n)) {
-            boolean zeroFirst = order == null || order[0] == 0;
-            SelectClause<?> first = zeroFirst ? c0 : c1;
-            int spins = SelectRegistration.aboutToComplete(first, n == 1 ? null : zeroFirst ? c1 : c0);
-            if (spins >= 0 && (r = tryFirst(c0, c1, n, order, throwIfClosed)) != NOT_READY) {
-                SelectRegistration.lookWon(first, spins);
+            boolean zeroFirst = order == null || order[0] == 0; // the look learns where the wait does:
+            Spin spin = c0.channel().spin; // in clause 0's channel (SelectRegistration.await)
+            int spins = SelectRegistration.aboutToComplete(
+                    zeroFirst ? c0 : c1, n == 1 ? null : zeroFirst ? c1 : c0, spin);
+            if (spins >= 0 && (r = tryFirst(c0, c1, n, order, throwIfClosed)) != NOT_READY
+                    && !(r instanceof ChannelClosed)) {
+                SelectRegistration.lookWon(spin, spins);
             }
         }
         if (r != NOT_READY) {

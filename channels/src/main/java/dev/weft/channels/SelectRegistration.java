@@ -26,18 +26,18 @@ final class SelectRegistration {
      * ChannelState#tryMayComplete}); it ends early, with -1, when the {@code other} clause (null
      * for a select of one) looks ready first, because a try of a later clause would not be atomic
      * with the try of the first, and the registration then finds it. It spins at most {@link
-     * #SPINS_BEFORE_REGISTERING} times: a virtual thread at most the spin budget of {@code first}'s
-     * channel (at a budget of 0, only the probe of one wait in 32: see {@link Spin#budget}), a
-     * platform thread not at all when platform spins are off. An interrupted thread does not look.
+     * #SPINS_BEFORE_REGISTERING} times: a virtual thread at most the budget of {@code spin}, the
+     * policy the select's wait uses (clause 0's channel, see {@link #await}; at a budget of 0,
+     * only the probe of one wait in 32: see {@link Spin#budget}), a platform thread not at all
+     * when platform spins are off. An interrupted thread does not look.
      *
      * @return the spins after which {@code first} looked ready, or -1
      */
-    static int aboutToComplete(SelectClause<?> first, SelectClause<?> other) {
+    static int aboutToComplete(SelectClause<?> first, SelectClause<?> other, Spin spin) {
         Thread me = Thread.currentThread();
         if (me.isInterrupted()) {
             return -1; // it registers, and throws when it would wait
         }
-        Spin spin = first.channel().spin;
         int spins = me.isVirtual()
                 ? Math.min(spin.budget(), SPINS_BEFORE_REGISTERING)
                 : spin.platformWindow() > 0L ? SPINS_BEFORE_REGISTERING : 0;
@@ -55,13 +55,14 @@ final class SelectRegistration {
     }
 
     /**
-     * The try after a look ({@link #aboutToComplete}) completed the select on {@code first} after
-     * {@code spins} spins: on a virtual thread, that counts in {@code first}'s channel as a spin
-     * that won. Only a completed try counts, so a look whose try then failed teaches nothing.
+     * The try after a look ({@link #aboutToComplete}) completed the select (not with a close)
+     * after {@code spins} spins: on a virtual thread, that counts in {@code spin} as a spin that
+     * won. Only a completed try counts, so a look whose try then failed teaches nothing; a look
+     * that found nothing records nothing either (the wait that follows records its own outcome).
      */
-    static void lookWon(SelectClause<?> first, int spins) {
+    static void lookWon(Spin spin, int spins) {
         if (Thread.currentThread().isVirtual()) {
-            first.channel().spin.record(true, spins);
+            spin.record(true, spins);
         }
     }
 

@@ -91,7 +91,7 @@ class SelectLooksBeforeRegisteringTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void theLookWatchesTheFirstClauseAndGivesUpForTheOther(ThreadKind kind) throws Exception {
-        assumeTrue(kind == ThreadKind.PLATFORM || Waiting.VIRTUAL_SPINS > 0, "virtual threads do not spin");
+        assumeLooks(kind);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread t = kind.start(() -> {
             try {
@@ -100,12 +100,27 @@ class SelectLooksBeforeRegisteringTest {
                 full.send(1);
                 SelectClause<Integer> e = empty.receiveClause();
                 SelectClause<Integer> f = full.receiveClause();
-                assertEquals(0, SelectRegistration.aboutToComplete(f, e), "ready at the first spin");
-                assertEquals(0, SelectRegistration.aboutToComplete(f, null));
-                assertEquals(-1, SelectRegistration.aboutToComplete(e, f), "the other clause is ready");
-                assertEquals(-1, SelectRegistration.aboutToComplete(e, null), "nothing comes");
+                Spin spin = empty.spin;
+                Thread me = Thread.currentThread();
+                AtomicInteger missed = new AtomicInteger();
+                Faults.probe = point -> {
+                    if (Thread.currentThread() == me && point.equals(Faults.SELECT_LOOK_MISSED)) {
+                        missed.incrementAndGet();
+                    }
+                };
+                assertEquals(0, SelectRegistration.aboutToComplete(f, e, spin), "ready at the first spin");
+                assertEquals(0, SelectRegistration.aboutToComplete(f, null, spin));
+                assertEquals(0, missed.get());
+                assertEquals(-1, SelectRegistration.aboutToComplete(e, f, spin), "the other clause is ready");
+                if (Faults.ENABLED) {
+                    assertEquals(1, missed.get(), "it gave up at its first spin, for the other clause");
+                }
+                assertEquals(-1, SelectRegistration.aboutToComplete(e, null, spin), "nothing comes");
+                if (Faults.ENABLED) {
+                    assertTrue(missed.get() > 2, "it kept looking while nothing came: " + missed.get());
+                }
                 Channel<Integer> room = Channel.newBufferedChannel(1);
-                assertEquals(0, SelectRegistration.aboutToComplete(room.sendClause(2), e), "a send with room");
+                assertEquals(0, SelectRegistration.aboutToComplete(room.sendClause(2), e, spin), "a send with room");
                 assertEquals(1, full.receive(), "the look took nothing");
             } catch (Throwable x) {
                 failure.set(x);
@@ -126,7 +141,7 @@ class SelectLooksBeforeRegisteringTest {
     @EnumSource(ThreadKind.class)
     void aPartnerThatComesDuringTheLookCompletesItWithNothingRegistered(ThreadKind kind) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
-        assumeTrue(kind == ThreadKind.PLATFORM || Waiting.VIRTUAL_SPINS > 0, "virtual threads do not spin");
+        assumeLooks(kind);
         Channel<Integer> a = Channel.newBufferedChannel(1);
         Channel<Integer> b = Channel.newRendezvousChannel();
         AtomicInteger registered = new AtomicInteger();
@@ -198,7 +213,7 @@ class SelectLooksBeforeRegisteringTest {
     @EnumSource(ThreadKind.class)
     void aCloseOfAnEarlierClauseDuringTheLookIsNotPassedOver(ThreadKind kind) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
-        assumeTrue(kind == ThreadKind.PLATFORM || Waiting.VIRTUAL_SPINS > 0, "virtual threads do not spin");
+        assumeLooks(kind);
         Channel<Integer> a = Channel.newRendezvousChannel();
         Channel<Integer> b = Channel.newBufferedChannel(1);
         Object selected = selectOn(kind, a, b, Duration.ofSeconds(5), point ->
@@ -271,6 +286,16 @@ class SelectLooksBeforeRegisteringTest {
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
+    }
+
+    /**
+     * Skips a case that needs a look of a few spins on threads of {@code kind}: not when platform
+     * spinning is off (one CPU, or {@code weft.spinMicros.platform=0}), nor when virtual threads
+     * spin less than twice.
+     */
+    private static void assumeLooks(ThreadKind kind) {
+        assumeTrue(kind == ThreadKind.PLATFORM ? Waiting.PLATFORM_SPIN_NANOS > 0 : Waiting.VIRTUAL_SPINS >= 2,
+                "no look of a few spins on " + kind + " threads in this configuration");
     }
 
     /** What a probe does at a point: an action to run once on the select's thread, or null. */
