@@ -156,50 +156,31 @@ class SelectLooksBeforeRegisteringTest {
         assertEquals(null, b.tryReceive());
     }
 
-    /** A select with a zero timeout does not look: it registers (and finds nothing) at once. */
+    /**
+     * A select with a zero timeout, or on an interrupted thread, does not look: it registers at
+     * once, and then times out, or throws.
+     */
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
-    void aZeroTimeoutDoesNotLook(ThreadKind kind) throws Exception {
+    void aZeroTimeoutOrAnInterruptDoesNotLook(ThreadKind kind) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
-        Channel<Integer> a = Channel.newBufferedChannel(1);
-        Channel<Integer> b = Channel.newRendezvousChannel();
-        AtomicInteger looked = new AtomicInteger();
-        Object selected = selectOn(kind, a, b, Duration.ZERO, point -> {
-            if (point.equals(Faults.SELECT_LOOK_MISSED)) {
-                looked.incrementAndGet();
+        for (boolean interrupted : new boolean[] {false, true}) {
+            Channel<Integer> a = Channel.newBufferedChannel(1);
+            Channel<Integer> b = Channel.newRendezvousChannel();
+            AtomicInteger looked = new AtomicInteger();
+            Object selected = selectOn(kind, a, b, interrupted ? null : Duration.ZERO, interrupted, point -> {
+                if (point.equals(Faults.SELECT_LOOK_MISSED)) {
+                    looked.incrementAndGet();
+                }
+                return null;
+            });
+            if (interrupted) {
+                assertInstanceOf(InterruptedException.class, selected);
+            } else {
+                assertEquals("timeout", selected);
             }
-            return null;
-        });
-        assertEquals("timeout", selected);
-        assertEquals(0, looked.get(), "a select with a zero timeout looked");
-    }
-
-    /** An interrupted thread does not look: it registers and throws at once. */
-    @ParameterizedTest
-    @EnumSource(ThreadKind.class)
-    void anInterruptedThreadDoesNotLook(ThreadKind kind) throws Exception {
-        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
-        Channel<Integer> a = Channel.newBufferedChannel(1);
-        Channel<Integer> b = Channel.newRendezvousChannel();
-        AtomicInteger looked = new AtomicInteger();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread t = kind.builder().unstarted(() -> {
-            Thread.currentThread().interrupt();
-            try {
-                Select.selectOrClosed(a.receiveClause(), b.receiveClause());
-            } catch (Throwable x) {
-                thrown.set(x);
-            }
-        });
-        Faults.probe = point -> {
-            if (Thread.currentThread() == t && point.equals(Faults.SELECT_LOOK_MISSED)) {
-                looked.incrementAndGet();
-            }
-        };
-        t.start();
-        t.join();
-        assertInstanceOf(InterruptedException.class, thrown.get());
-        assertEquals(0, looked.get(), "an interrupted select looked");
+            assertEquals(0, looked.get(), () -> (interrupted ? "an interrupted select" : "a zero timeout") + " looked");
+        }
     }
 
     /**
@@ -303,12 +284,24 @@ class SelectLooksBeforeRegisteringTest {
         Runnable at(String point);
     }
 
-    /**
-     * Runs {@code selectOrClosedWithin(timeout, "timeout", a, b)} on a new thread of {@code kind};
-     * the probe runs {@code step}'s first action (once) on that thread.
-     */
+    /** As below, on a thread that is not interrupted. */
     private static Object selectOn(ThreadKind kind, Channel<Integer> a, Channel<Integer> b, Duration timeout,
             Step step) throws Exception {
+        Object r = selectOn(kind, a, b, timeout, false, step);
+        if (r instanceof Throwable x) {
+            throw new AssertionError(x);
+        }
+        return r;
+    }
+
+    /**
+     * Runs {@code selectOrClosedWithin(timeout, "timeout", a, b)} ({@code selectOrClosed(a, b)}
+     * when {@code timeout} is null) on a new thread of {@code kind}, which first sets its own
+     * interrupt flag if {@code interrupted}; the probe runs {@code step}'s first action (once) on
+     * that thread. Returns what the select returned, or what it threw.
+     */
+    private static Object selectOn(ThreadKind kind, Channel<Integer> a, Channel<Integer> b, Duration timeout,
+            boolean interrupted, Step step) throws Exception {
         AtomicReference<Object> result = new AtomicReference<>();
         AtomicReference<Thread> selector = new AtomicReference<>();
         AtomicInteger actions = new AtomicInteger();
@@ -322,8 +315,13 @@ class SelectLooksBeforeRegisteringTest {
             }
         };
         Thread t = kind.builder().unstarted(() -> {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             try {
-                result.set(Select.selectOrClosedWithin(timeout, "timeout", a.receiveClause(), b.receiveClause()));
+                result.set(timeout == null
+                        ? Select.selectOrClosed(a.receiveClause(), b.receiveClause())
+                        : Select.selectOrClosedWithin(timeout, "timeout", a.receiveClause(), b.receiveClause()));
             } catch (Throwable x) {
                 result.set(x);
             }
@@ -332,9 +330,6 @@ class SelectLooksBeforeRegisteringTest {
         t.start();
         t.join();
         Faults.probe = null;
-        if (result.get() instanceof Throwable x) {
-            throw new AssertionError(x);
-        }
         return result.get();
     }
 }
