@@ -69,9 +69,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * refuses; the one with the smaller id publishes a Pending descriptor and <em>parks</em> until the
  * larger one stops registering (which drains and unparks its lock waiters) or helps it (see {@link
  * SelectOp}); that park clears and restores the interrupt flag, or it would spin. (A select of one
- * or two clauses first tries its first clause as a try-operation, before it registers anything,
- * and again when a short look at the counters shows it ready; those tries refuse a registering
- * select whatever the ids.) The spins that remain are on CLAIMED
+ * or two clauses first tries its first clause as a try-operation, before it registers anything;
+ * that try refuses a registering select whatever the ids.) The spins that remain are on CLAIMED
  * cells (held by a running thread for a few instructions), on a receiver's in-flight sender (a
  * try-receive, a select's receive clause, a buffered or unlimited channel's receiver: at most 64
  * spins, then the cell is poisoned), a waiting rendezvous sender's or receiver's on its
@@ -521,27 +520,6 @@ abstract class ChannelState extends ChannelCounters {
             step = Waiting.backoff(step);
         }
         return c;
-    }
-
-    /**
-     * Whether a try-send ({@code send}) or try-receive could complete now, or would find the
-     * channel closed: the counters those try-operations start with, read in their order, the
-     * closed bits first (so a closed channel never waits here for its frozen count). Only a hint
-     * (the answer may change at once); for a select that waits a moment before it registers
-     * ({@link SelectRegistration#aboutToComplete}).
-     */
-    final boolean tryMayComplete(boolean send) {
-        if (send) {
-            long w = lvSenders(); // first, as doSend reads it
-            return (w & CLOSED_BIT) != 0 || (w & COUNT_MASK) < trySendRoom()
-                    || (lvReceivers() & ERROR_BIT) != 0;
-        }
-        long r0 = lvReceivers();
-        if ((r0 & ERROR_BIT) != 0) {
-            return true;
-        }
-        long w = lvSenders();
-        return (w & CLOSED_BIT) != 0 || r0 < (w & COUNT_MASK);
     }
 
     /** The cells that have or will have a sender, given a read {@code w} of {@code senders}. */

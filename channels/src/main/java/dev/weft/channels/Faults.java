@@ -61,12 +61,6 @@ final class Faults {
     /** A select has just registered (or completed) one clause. */
     static final String SELECT_REGISTERED = "select.registered";
 
-    /**
-     * A select of one or two clauses, looking for a ready clause before it registers, found a
-     * clause not ready ({@link SelectRegistration#aboutToComplete}).
-     */
-    static final String SELECT_LOOK_MISSED = "select.look.missed";
-
     /** A select found the Pending descriptor of another select stale and released it. */
     static final String PENDING_STALE = "pending.stale";
 

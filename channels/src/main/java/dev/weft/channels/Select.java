@@ -31,11 +31,7 @@ import java.util.function.Supplier;
  * tried before anything is registered, as a try-operation, so a select that can complete on it
  * allocates no registration; like a try-operation, that try does not wait for another select
  * that is still registering (its offer is not final yet), and the select then registers and
- * waits for it as usual. When that try fails, such a select (unless its timeout is zero, its
- * thread is interrupted, or it is a platform thread and platform spinning is off) first watches
- * its channels' counters for a few spins (a timeout counts from its registration, after them):
- * when the first clause looks ready, it tries that clause again; when another one does, or none,
- * it registers. A close is not passed over that way: a close that meets the
+ * waits for it as usual. A close is not passed over that way: a close that meets the
  * registration of an earlier clause waits until the select stops registering and then, if it
  * waits, completes it with the close, and a registration refused before the close is registered
  * again (and finds the close) before the next clause is registered; a later clause that was ready
@@ -336,9 +332,17 @@ public final class Select {
                 }
                 continue;
             }
-            boolean dup = seen != null && seen.put(ch, Boolean.TRUE) != null;
-            for (int j = 0; seen == null && j < k && !dup; j++) {
-                dup = ((SelectClause<?>) clauses[j]).channel() == ch;
+            boolean dup;
+            if (seen != null) {
+                dup = seen.put(ch, Boolean.TRUE) != null;
+            } else {
+                dup = false;
+                for (int j = 0; j < k; j++) {
+                    if (((SelectClause<?>) clauses[j]).channel() == ch) {
+                        dup = true;
+                        break;
+                    }
+                }
             }
             if (dup) {
                 throw new IllegalArgumentException(
@@ -407,16 +411,6 @@ public final class Select {
             long timeout, Object onTimeout, boolean throwIfClosed) throws InterruptedException {
         int[] order = order(n, biased);
         Object r = tryFirst(c0, c1, n, order, throwIfClosed);
-        if (r == NOT_READY && timeout != 0L && onChannels(c0, c1, n)) {
-            boolean zeroFirst = order == null || order[0] == 0; // the look learns where the wait does:
-            Spin spin = c0.channel().spin; // in clause 0's channel (SelectRegistration.await)
-            int spins = SelectRegistration.aboutToComplete(
-                    zeroFirst ? c0 : c1, n == 1 ? null : zeroFirst ? c1 : c0, spin);
-            if (spins >= 0 && (r = tryFirst(c0, c1, n, order, throwIfClosed)) != NOT_READY
-                    && !(r instanceof ChannelClosed)) {
-                SelectRegistration.lookWon(spin, spins);
-            }
-        }
         if (r != NOT_READY) {
             return r;
         }
@@ -517,8 +511,7 @@ public final class Select {
     /**
      * The select's outcome when the first clause in registration order (clause 0, or {@code
      * order[0]}) completes at once as a try-operation, with no {@link SelectOp}; otherwise {@link
-     * #NOT_READY}, and the caller registers. (Only that clause: a try of a later one would not be
-     * atomic with it, and a close of the first between the two could be passed over.)
+     * #NOT_READY}, and the caller registers.
      * Nothing was registered before that clause, so nothing can be passed over (the bias of the
      * class comment), and the try does what registering the clause would do, except that a
      * registering select it meets is refused (asked to register again) instead of waited for, as

@@ -28,9 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  *       try-operation, buffer expansion or a larger-id select that meets one of its
  *       registrations refuses it (kills the cell, sets {@code reregister}), and the owner registers
  *       that clause again after registering the others. So does a select's first clause, which
- *       is tried as a try-operation before its select exists ({@code Select.tryFirst}; once more
- *       after a look at the counters, {@code SelectRegistration.aboutToComplete}), whatever the
- *       ids. The owner writes LOCKED at construction and
+ *       is tried as a try-operation before its select exists ({@code Select.tryFirst}), whatever
+ *       the ids. The owner writes LOCKED at construction and
  *       by CAS from {@code WAITING} (re-registration), and a helper writes it by CAS from a stale
  *       {@code Pending}.
  *   <li>{@code WAITING}: every clause is registered; the owner parks. Partners complete it by CAS to

@@ -13,59 +13,6 @@ import java.util.concurrent.locks.LockSupport;
 final class SelectRegistration {
     private SelectRegistration() {}
 
-    /** The most spins of a select's look before it registers ({@link #aboutToComplete}). */
-    static final int SPINS_BEFORE_REGISTERING = 64;
-
-    /**
-     * A select of one or two clauses on channels whose first try failed, before it registers (and
-     * allocates its {@link SelectOp}): watches, for a few spins, whether its first clause in
-     * registration order ({@code first}) can complete now. The partner of a select often comes a
-     * moment after that try (a sender loops back to its next send while the select that took its
-     * value runs again), and a second try of that clause then completes the select with nothing
-     * registered. It reads only the counters a try-operation starts with ({@link
-     * ChannelState#tryMayComplete}); it ends early, with -1, when the {@code other} clause (null
-     * for a select of one) looks ready first, because a try of a later clause would not be atomic
-     * with the try of the first, and the registration then finds it. It spins at most {@link
-     * #SPINS_BEFORE_REGISTERING} times: a virtual thread at most the budget of {@code spin}, the
-     * policy the select's wait uses (clause 0's channel, see {@link #await}; at a budget of 0,
-     * only the probe of one wait in 32: see {@link Spin#budget}), a platform thread not at all
-     * when platform spins are off. An interrupted thread does not look.
-     *
-     * @return the spins after which {@code first} looked ready, or -1
-     */
-    static int aboutToComplete(SelectClause<?> first, SelectClause<?> other, Spin spin) {
-        Thread me = Thread.currentThread();
-        if (me.isInterrupted()) {
-            return -1; // it registers, and throws when it would wait
-        }
-        int spins = me.isVirtual()
-                ? Math.min(spin.budget(), SPINS_BEFORE_REGISTERING)
-                : spin.platformWindow() > 0L ? SPINS_BEFORE_REGISTERING : 0;
-        for (int s = 0; s < spins; s++) {
-            Thread.onSpinWait();
-            if (first.channel().tryMayComplete(first.isSend())) {
-                return s;
-            }
-            Faults.at(Faults.SELECT_LOOK_MISSED);
-            if (other != null && other.channel().tryMayComplete(other.isSend())) {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * The try after a look ({@link #aboutToComplete}) completed the select (not with a close)
-     * after {@code spins} spins: on a virtual thread, that counts in {@code spin} as a spin that
-     * won. Only a completed try counts, so a look whose try then failed teaches nothing; a look
-     * that found nothing records nothing either (the wait that follows records its own outcome).
-     */
-    static void lookWon(Spin spin, int spins) {
-        if (Thread.currentThread().isVirtual()) {
-            spin.record(true, spins);
-        }
-    }
-
     /**
      * Registers clause {@code k} (op is LOCKED); returns {@code null} when registered, otherwise
      * the terminal state op reached.

@@ -32,8 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * pair at 16 0.63x (and 0.83x in the machine's slow hours), but it made several consumers or
  * producers on one channel up to 1.56x slower in those hours, so it is not the default for every
  * channel. Buffers below {@link #LARGE_BUFFER} never take it (1, 2 and 4 measured 1.8-3x slower
- * without the spin, 8 mixed). A select waits, and looks before it registers, with the spin of its
- * clause 0's channel (never with the pair rule below).
+ * without the spin, 8 mixed). A select waits with the spin of its first clause's channel (never
+ * with the pair rule below).
  * Measured in {@code docs/PERFORMANCE.md} (2026-11-25).
  *
  * <p><b>A pair parks at once</b> (by default; {@code weft.spins.repeatWaiterParks=0} turns it

@@ -87,12 +87,9 @@ public class BlockingScenariosLincheckTest {
     }
 
     /**
-     * Lincheck settings for the interrupt scenarios and for two selects at once: a waiter spins
-     * up to 1024 times before it parks (and only the park observes the interrupt), and a select
-     * whose first try failed looks at the counters up to 64 times before it registers (two such
-     * looks at once, neither changing shared state, are what the checker sees in {@link
-     * #selectVsSelect}), so the default loop bound (50 iterations without progress = livelock)
-     * reports a false hang: both loops are bounded. This uses Lincheck's internal entry point
+     * Lincheck settings for the interrupt scenarios: a waiter spins up to 1024 times before it
+     * parks (and only the park observes the interrupt), so the default loop bound (50 iterations
+     * without progress = livelock) reports a false hang. This uses Lincheck's internal entry point
      * (Kotlin {@code internal}, mangled name) to raise the bound.
      */
     static final LincheckSettings SPIN_TOLERANT = new LincheckSettings(true, 10, 2_000, 20);
@@ -141,7 +138,7 @@ public class BlockingScenariosLincheckTest {
     /** A sending select vs a receiving select in the opposite clause order. */
     @Test
     void selectVsSelect() {
-        Lincheck.runConcurrentTestInternal$lincheck(INVOCATIONS, SPIN_TOLERANT, wrap(() -> {
+        Lincheck.runConcurrentTest(INVOCATIONS, wrap(() -> {
             a = Channel.newRendezvousChannel();
             b = Channel.newRendezvousChannel();
             r1 = null;
