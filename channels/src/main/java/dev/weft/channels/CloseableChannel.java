@@ -19,9 +19,9 @@ package dev.weft.channels;
  * registers its next clause, and then finds the close. So a select does not pass over a close
  * for a clause later in its registration order that became ready only after the close returned
  * (an earlier clause may still win: the select is biased), with one known gap for a select
- * that registers: a refusal that
- * lands while the select is inside the registration of that later clause (running, descheduled,
- * or parked there until another select stops registering), when that clause then completes with
+ * that registers: a refusal that lands while the select is inside the registration of that
+ * later clause (running, descheduled, or parked there until another select stops registering),
+ * when that clause then completes with
  * a partner that arrived after the close returned. (A try-send or a select's send clause that
  * claimed its cell before an {@code error()} and reads the error after it refuses a registering
  * select it finds there, instead of waiting: such a refusal falls under the same gap.) A select

@@ -37,8 +37,7 @@ import java.util.function.Supplier;
  * again (and finds the close) before the next clause is registered; a later clause that was ready
  * before the close returned may still win. One gap remains for a select that registers, and a
  * select with a default clause has another (see {@link CloseableChannel}). Exactly one clause
- * completes: every other registration is
- * withdrawn and can neither receive nor deliver later.
+ * completes: every other registration is withdrawn and can neither receive nor deliver later.
  *
  * <p>A select waits without a helper thread, also with a timeout, and is atomic with respect to
  * interruption: when it throws {@link InterruptedException}, no clause completed.

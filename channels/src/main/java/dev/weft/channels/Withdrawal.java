@@ -104,7 +104,8 @@ final class Withdrawal {
      * limits: an Error between the claim and the cell is handled on a best-effort basis ({@link
      * ChannelState#segmentOfClaimed}: the recovery repeats the segment search that may have
      * failed, and a StackOverflowError in the few calls before its {@code try} escapes); and an
-     * Error thrown while the current thread itself holds a cell CLAIMED (only a StackOverflowError at one of the two or three calls inside that window can be: where the
+     * Error thrown while the current thread itself holds a cell CLAIMED (only a StackOverflowError
+     * at one of the two or three calls inside that window can be: where the
      * thread that claimed a select's registration completes it, finds it dead or registering and
      * withdraws it, or gives it back) leaves that cell CLAIMED, and every thread that reaches
      * the cell afterwards (its partner, buffer expansion, the sweep of done() or error()) then

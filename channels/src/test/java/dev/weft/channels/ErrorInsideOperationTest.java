@@ -225,7 +225,8 @@ class ErrorInsideOperationTest {
      * A send hit after its claim but before it found its cell's segment ({@link
      * ChannelState#segmentOfClaimed}; with a partner already waiting the segment exists, so a real
      * Error there would be a StackOverflowError; an OutOfMemoryError allocating the segment would
-     * leave the cell to a partner that comes later) must give the cell up too: the receiver waiting there (a rendezvous receive waits without
+     * leave the cell to a partner that comes later) must give the cell up too: the receiver
+     * waiting there (a rendezvous receive waits without
      * reading the sender count) gets the next value. Review of 863c81b: the receiver stayed
      * parked in the cell, and {@code done()} did not wake it (the cell is below the close's
      * sender count).

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -182,7 +183,7 @@ class RendezvousInstallsAtOnceTest {
      * {@code null} (the close check ran only before a park).
      */
     @ParameterizedTest(name = "{0}, closer hit by an Error: {1}")
-    @org.junit.jupiter.params.provider.CsvSource({"VIRTUAL, true", "VIRTUAL, false", "PLATFORM, true", "PLATFORM, false"})
+    @CsvSource({"VIRTUAL, true", "VIRTUAL, false", "PLATFORM, true", "PLATFORM, false"})
     void aTimedReceiveAfterTheClosedBitsReportsTheCloseNotATimeout(ThreadKind kind, boolean closerFails) throws Exception {
         assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
         Channel<Integer> ch = Channel.newRendezvousChannel();
