@@ -394,7 +394,7 @@ public final class Select {
         }
         // one private copy, checked and then used: other threads read a select's clauses
         // (SelectOp.clauseIndexOf), so a caller changing its array meanwhile must not affect
-        // them; the rest holds the segments and cell entries of the clauses (SelectOp)
+        // them; the rest holds where the clauses are and their cell entries (SelectOp)
         Object[] copy = Arrays.copyOf(given, 2 * n + 1, Object[].class);
         return register(copy, n, order(n, biased), biased, timeout, onTimeout, throwIfClosed);
     }
@@ -442,8 +442,8 @@ public final class Select {
     }
 
     /**
-     * Checks the select's private copy ({@code n} clauses, then room for the segments and cell
-     * entries of their cells), then registers its clauses in {@code order} and waits, or runs it
+     * Checks the select's private copy ({@code n} clauses, then room for where they are and
+     * their cell entries), then registers its clauses in {@code order} and waits, or runs it
      * as a select with a default.
      */
     private static Object register(Object[] copy, int n, int[] order, boolean biased, long timeout,

@@ -111,10 +111,20 @@ final class SelectOp {
         }
     }
 
-    /** An entry's flag: a live registration. Cell indices are below it ({@code Segment.SIZE}). */
+    /** An entry's flag: a live registration. */
     private static final int REGISTERED = 1 << 15;
 
-    /** An entry's bits: a cell index and {@link #REGISTERED}. */
+    /**
+     * An entry's flag: the clause completed during registration, and where its cell's segment was
+     * ({@link #where0}) it keeps the value it received instead ({@link #recordValue}). A flag, not
+     * a type test, because any object can be a value, even a segment.
+     */
+    private static final int TAKEN = 1 << 14;
+
+    /** An entry's cell index: below both flags ({@code Segment.SIZE} is at most 1024). */
+    private static final int INDEX = TAKEN - 1;
+
+    /** An entry's bits: a cell index and the two flags. */
     private static final int ENTRY = 0xFFFF;
 
     private static final VarHandle STATE;
@@ -133,7 +143,7 @@ final class SelectOp {
         for (int k = 0; k < SELECTED.length; k++) {
             SELECTED[k] = new Selected(k);
         }
-        if (Segment.SIZE > REGISTERED) { // weft.segmentSize is at most 1024 (Config)
+        if (Segment.SIZE - 1 > INDEX) { // weft.segmentSize is at most 1024 (Config)
             throw new ExceptionInInitializerError("a cell index does not fit a select's cell entry");
         }
     }
@@ -141,40 +151,39 @@ final class SelectOp {
     final Thread owner;
 
     /**
-     * A select of one or two clauses keeps them in {@link #clause0} and {@link #clause1} (null for
-     * one clause), and the segments of their current cells in {@link #seg0} and {@link #seg1}: no
-     * array, so a registering biased select allocates only this object (an unbiased one also its
-     * registration order). A select of more clauses (or one built from an array) keeps them in
-     * {@link #slots} instead, and these four are null.
-     *
-     * <p>The clauses are final after construction and read by other threads ({@link
-     * #clauseIndexOf}); the segments are owner-only.
+     * Clause 0 of a select of one or two clauses; for a select of more clauses (or one built from
+     * an array), its slots instead: its clauses (a private copy, indices {@code [0, n)}), where
+     * each clause is (indices {@code [n, 2n)}, as {@link #where0} below) and last the {@code
+     * int[n]} of their cell entries (below). One field for both forms keeps a select of two
+     * clauses at 48 bytes. Final after construction; the clauses are read by other threads
+     * ({@link #clauseIndexOf}), the rest of the slots only by the owner.
      */
-    private final SelectClause<?> clause0;
+    private final Object first;
 
+    /** Clause 1 of a select of two clauses; otherwise {@code null}. Read by other threads. */
     private final SelectClause<?> clause1;
-    private Segment seg0;
-    private Segment seg1;
 
     /**
-     * For a select built from an array: its clauses (a private copy, indices {@code [0, n)}; final
-     * after construction, read by other threads), the segment of each clause's current
-     * registration or claim (indices {@code [n, 2n)}; owner-only), and last the {@code int[n]} of
-     * their cell entries (below; owner-only). Otherwise {@code null}.
+     * Where clause 0 (and 1) of a select of one or two clauses is; owner-only: the segment of its
+     * current cell (its registration or claim) or, once it completed during registration, the
+     * value it received there ({@link #recordValue}, its entry's {@link #TAKEN} flag tells
+     * which). A completed clause needs its segment no more, so the value needs no field of its
+     * own.
      */
-    private final Object[] slots;
+    private Object where0;
+
+    private Object where1;
 
     /**
-     * The cell entries of clauses 0 and 1 when {@link #slots} is {@code null}: clause 0's in the
+     * The cell entries of clauses 0 and 1 of a select of one or two clauses: clause 0's in the
      * low 16 bits, clause 1's in the high 16; owner-only. An entry is the index in its segment of
      * the clause's current cell, with {@link #REGISTERED} set while that clause has a live
-     * registration there. Packed so that a select of two clauses is one object of 56 bytes (with
-     * compressed references and class pointers, measured with a class histogram).
+     * registration there and {@link #TAKEN} once it completed during registration. Packed so
+     * that, with the value sharing {@link #where0}, a select of two clauses is one object of 48
+     * bytes (with compressed references and class pointers: JOL's layout in PERFORMANCE.md, and
+     * {@code SelectOpStateTest}).
      */
     private int cells01;
-
-    /** The value received by a clause that completed during registration; owner-only. */
-    Object value;
 
     /** Invariant: one of the states in the class comment; see there for who writes what. */
     private volatile Object state = LOCKED;
@@ -203,15 +212,14 @@ final class SelectOp {
             throw new IllegalArgumentException("a select needs a first clause");
         }
         this.owner = Thread.currentThread();
-        this.clause0 = c0;
+        this.first = c0;
         this.clause1 = c1;
-        this.slots = null;
     }
 
     /**
      * A select over the checked clauses in {@code slots[0, n)}; it takes the array, a private
      * copy whose length must be exactly {@code 2n + 1} ({@link #clauseCount} is derived from it),
-     * keeps the segments of its clauses' cells in {@code slots[n, 2n)} and puts the array of
+     * keeps where its clauses are in {@code slots[n, 2n)} and puts the array of
      * their cell entries in {@code slots[2n]}.
      */
     SelectOp(Object[] slots, int n) {
@@ -220,10 +228,9 @@ final class SelectOp {
                     "a select of " + n + " clauses needs 2n + 1 slots, got " + slots.length);
         }
         this.owner = Thread.currentThread();
-        this.clause0 = null;
         this.clause1 = null;
         slots[2 * n] = new int[n];
-        this.slots = slots;
+        this.first = slots;
     }
 
     /**
@@ -234,15 +241,20 @@ final class SelectOp {
         return owner.threadId();
     }
 
+    /** The slots of a select of more than two clauses (or built from an array), else null. */
+    private Object[] slots() {
+        return first instanceof Object[] sl ? sl : null;
+    }
+
     /** The number of clauses. */
     int clauseCount() {
-        Object[] sl = slots;
+        Object[] sl = slots();
         return sl != null ? sl.length >> 1 : clause1 == null ? 1 : 2;
     }
 
     /** Clause {@code k}'s cell entry. */
     private int cell(int k) {
-        Object[] sl = slots;
+        Object[] sl = slots();
         if (sl != null) {
             return ((int[]) sl[sl.length - 1])[k];
         }
@@ -251,7 +263,7 @@ final class SelectOp {
 
     /** Sets clause {@code k}'s cell entry to {@code v} (an index, perhaps with the flag). */
     private void setCell(int k, int v) {
-        Object[] sl = slots;
+        Object[] sl = slots();
         if (sl != null) {
             ((int[]) sl[sl.length - 1])[k] = v;
         } else {
@@ -262,8 +274,11 @@ final class SelectOp {
 
     /** Clause {@code k}. */
     SelectClause<?> clause(int k) {
-        Object[] sl = slots;
-        return sl != null ? (SelectClause<?>) sl[k] : k == 0 ? clause0 : clause1;
+        Object f = first;
+        if (f instanceof SelectClause<?> c0) {
+            return k == 0 ? c0 : clause1;
+        }
+        return (SelectClause<?>) ((Object[]) f)[k];
     }
 
     /** Whether clause {@code k} has a live registration in its current cell; owner-only. */
@@ -364,27 +379,53 @@ final class SelectOp {
      * this select, the waiter to install in the cell.
      */
     SelectOp recordCell(int k, Segment seg, int i) {
-        Object[] sl = slots;
-        if (sl != null) {
-            sl[(sl.length >> 1) + k] = seg;
-        } else if (k == 0) {
-            seg0 = seg;
-        } else {
-            seg1 = seg;
-        }
+        setWhere(k, seg);
         setCell(k, i); // a new cell: not registered there yet
         return this;
     }
 
-    /** The segment of clause {@code k}'s current cell. */
+    /**
+     * Records the value clause {@code k} received when it completed during registration; owner-
+     * only, after its last {@link #recordCell}: it replaces the segment of the clause's cell,
+     * which a completed clause no longer needs ({@link SelectRegistration#takeValue}).
+     */
+    void recordValue(int k, Object v) {
+        setWhere(k, v);
+        setCell(k, cell(k) | TAKEN);
+    }
+
+    /**
+     * The value clause {@code k} received during registration ({@link #recordValue}), or {@code
+     * null} when it has none: its entry still holds its cell's segment.
+     */
+    Object valueTaken(int k) {
+        return (cell(k) & TAKEN) != 0 ? where(k) : null;
+    }
+
+    /** The segment of clause {@code k}'s current cell; not after {@link #recordValue}. */
     Segment segment(int k) {
-        Object[] sl = slots;
-        return sl != null ? (Segment) sl[(sl.length >> 1) + k] : k == 0 ? seg0 : seg1;
+        return (Segment) where(k);
+    }
+
+    private Object where(int k) {
+        Object[] sl = slots();
+        return sl != null ? sl[(sl.length >> 1) + k] : k == 0 ? where0 : where1;
+    }
+
+    private void setWhere(int k, Object w) {
+        Object[] sl = slots();
+        if (sl != null) {
+            sl[(sl.length >> 1) + k] = w;
+        } else if (k == 0) {
+            where0 = w;
+        } else {
+            where1 = w;
+        }
     }
 
     /** The index, in its segment, of clause {@code k}'s current cell. */
     int index(int k) {
-        return cell(k) & ~REGISTERED;
+        return cell(k) & INDEX;
     }
 
     /** The clause of this select on channel {@code ch}. */

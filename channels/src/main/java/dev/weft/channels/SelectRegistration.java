@@ -34,7 +34,7 @@ final class SelectRegistration {
             // identity, not type: a received value may itself be a ChannelClosed object
             st = new SelectOp.ClosedSel(k, (ChannelClosed) r);
         } else {
-            op.value = r;
+            op.recordValue(k, r);
             st = SelectOp.selected(k);
         }
         op.svState(st);
@@ -203,8 +203,9 @@ final class SelectRegistration {
      * from its cell (and the slot cleared).
      */
     static Object takeValue(SelectOp op, int k) {
-        if (op.value != null) {
-            return op.value;
+        Object taken = op.valueTaken(k);
+        if (taken != null) {
+            return taken;
         }
         Segment seg = op.segment(k);
         int i = op.index(k);
