@@ -261,7 +261,7 @@ final class SelectOp {
         return (cells01 >>> (k << 4)) & ENTRY;
     }
 
-    /** Sets clause {@code k}'s cell entry to {@code v} (an index, perhaps with the flag). */
+    /** Sets clause {@code k}'s cell entry to {@code v} (an index, perhaps with flags). */
     private void setCell(int k, int v) {
         Object[] sl = slots();
         if (sl != null) {

@@ -102,46 +102,76 @@ class SelectOpStateTest {
     @Test
     void aValueTakenDuringRegistrationReplacesOnlyItsOwnClausesSegment() {
         Channel<Integer> c = new Channel<>(2);
-        Object[] slots = {a.receiveClause(), b.receiveClause(), c.receiveClause(), null, null, null, null};
-        SelectOp[] ops = {new SelectOp(a.receiveClause(), b.receiveClause()), new SelectOp(slots, 3)};
-        for (SelectOp op : ops) {
-            for (Object value : new Object[] {"taken", new Segment(7, null, 2)}) {
-                int n = op.clauseCount();
-                Segment[] segs = new Segment[n];
-                for (int k = 0; k < n; k++) {
-                    segs[k] = new Segment(k, null, 2);
-                    op.recordCell(k, segs[k], 0x3FFF - k);
-                    assertNull(op.valueTaken(k), "a clause in a cell has taken no value");
+        for (int n = 1; n <= 3; n++) {
+            for (boolean array : new boolean[] {false, true}) {
+                if (!array && n == 3) {
+                    continue;
                 }
-                op.recordValue(1, value);
-                assertSame(value, op.valueTaken(1));
-                for (int k = 0; k < n; k++) {
-                    if (k != 1) {
-                        assertNull(op.valueTaken(k), "clause " + k);
-                        assertSame(segs[k], op.segment(k), "clause " + k);
+                for (int taker = 0; taker < n; taker++) {
+                    for (Object value : new Object[] {"taken", new Segment(7, null, 2)}) {
+                        SelectOp op = newOp(n, array, c);
+                        checkValueTakenBy(op, taker, value, (array ? "array" : "fields") + ", n=" + n);
                     }
-                    assertEquals(0x3FFF - k, op.index(k), "the cell entries stay: clause " + k);
-                    assertFalse(op.isRegistered(k), "clause " + k);
                 }
-                op.recordCell(1, segs[1], 3);
-                assertNull(op.valueTaken(1), "a new cell has taken no value");
-                assertSame(segs[1], op.segment(1));
             }
         }
     }
 
+    private SelectOp newOp(int n, boolean array, Channel<Integer> c) {
+        Channel<?>[] chs = {a, b, c};
+        if (!array) {
+            return new SelectOp(a.receiveClause(), n == 2 ? b.receiveClause() : null);
+        }
+        Object[] slots = new Object[2 * n + 1];
+        for (int k = 0; k < n; k++) {
+            slots[k] = chs[k].receiveClause();
+        }
+        return new SelectOp(slots, n);
+    }
+
+    private static void checkValueTakenBy(SelectOp op, int taker, Object value, String what) {
+        int n = op.clauseCount();
+        String by = what + ", taken by clause " + taker + ": clause ";
+        Segment[] segs = new Segment[n];
+        for (int k = 0; k < n; k++) {
+            segs[k] = new Segment(k, null, 2);
+            op.recordCell(k, segs[k], 0x3FFF - k); // the largest index an entry holds, and below
+            op.setRegistered(k, k != taker); // the taker registered nowhere
+            assertNull(op.valueTaken(k), by + k + " in a cell has taken no value");
+        }
+        op.recordValue(taker, value);
+        assertSame(value, op.valueTaken(taker), by + taker);
+        for (int k = 0; k < n; k++) {
+            if (k != taker) {
+                assertNull(op.valueTaken(k), by + k);
+                assertSame(segs[k], op.segment(k), by + k);
+            }
+            assertEquals(0x3FFF - k, op.index(k), by + k + " keeps its cell index");
+            assertEquals(k != taker, op.isRegistered(k), by + k + " keeps its flag");
+        }
+        op.recordCell(taker, segs[taker], 3);
+        assertNull(op.valueTaken(taker), by + taker + " in a new cell has taken no value");
+        assertSame(segs[taker], op.segment(taker), by + taker);
+        assertEquals(3, op.index(taker), by + taker);
+    }
+
     /**
      * End to end: a select whose later clause completes during registration returns the value it
-     * took, whatever that value is (here a segment, which only this package can create).
+     * took, whatever that value is (here a segment, which only this package can create), with two
+     * clauses (fields) and with three (an array).
      */
     @Test
     void aSelectReturnsAValueTakenDuringRegistrationEvenASegment() throws InterruptedException {
         Channel<Object> empty = new Channel<>();
+        Channel<Object> other = new Channel<>();
         Channel<Object> full = new Channel<>(1);
         Segment value = new Segment(3, null, 2);
         full.send(value);
         assertSame(value, Select.select(empty.receiveClause(), full.receiveClause()));
-        assertNull(empty.tryReceive(), "the withdrawn clause left nothing behind");
+        full.send(value);
+        assertSame(value, Select.select(empty.receiveClause(), other.receiveClause(), full.receiveClause()));
+        assertNull(empty.tryReceive(), "the withdrawn clauses left nothing behind");
+        assertNull(other.tryReceive(), "the withdrawn clauses left nothing behind");
     }
 
     /**
@@ -152,12 +182,8 @@ class SelectOpStateTest {
      */
     @Test
     void aSelectOfTwoClausesIsOneObjectOfAtMost48Bytes() {
-        var diagnostics = java.lang.management.ManagementFactory.getPlatformMXBean(
-                com.sun.management.HotSpotDiagnosticMXBean.class);
         org.junit.jupiter.api.Assumptions.assumeTrue(
-                diagnostics != null
-                        && "true".equals(diagnostics.getVMOption("UseCompressedOops").getValue())
-                        && "true".equals(diagnostics.getVMOption("UseCompressedClassPointers").getValue()),
+                vmOption("UseCompressedOops") && vmOption("UseCompressedClassPointers"),
                 "the 48 bytes assume compressed references and class pointers");
         var mx = java.lang.management.ManagementFactory.getThreadMXBean();
         org.junit.jupiter.api.Assumptions.assumeTrue(
@@ -180,6 +206,17 @@ class SelectOpStateTest {
             }
         }
         assertSame(Thread.currentThread(), kept[kept.length - 1].owner);
+    }
+
+    /** Whether the boolean VM option {@code name} is on; false where the JVM has no such option. */
+    private static boolean vmOption(String name) {
+        var diagnostics = java.lang.management.ManagementFactory.getPlatformMXBean(
+                com.sun.management.HotSpotDiagnosticMXBean.class);
+        try {
+            return diagnostics != null && "true".equals(diagnostics.getVMOption(name).getValue());
+        } catch (IllegalArgumentException noSuchOption) {
+            return false;
+        }
     }
 
     @Test
