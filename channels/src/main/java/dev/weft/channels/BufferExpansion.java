@@ -87,13 +87,15 @@ final class BufferExpansion {
      *     as it does for one that has yet to reach the cell
      */
     private static boolean passReceiverCell(Segment seg, int i) {
+        Object st = null; // usually EMPTY: a compare-and-exchange marks it without a read first
         while (true) {
-            Object st = seg.lvState(i);
             if (st == null) {
-                if (seg.casState(i, null, IN_BUFFER)) {
+                st = seg.caxState(i, null, IN_BUFFER);
+                if (st == null) {
                     return true;
                 }
-            } else if (st == INTERRUPTED_SEND) {
+            }
+            if (st == INTERRUPTED_SEND) {
                 return false;
             } else if (Cells.receiverWithdrew(st)) {
                 seg.onCellCleaned();
@@ -107,6 +109,7 @@ final class BufferExpansion {
             } else {
                 return true; // a sender arrived meanwhile and completes the cell, or it is counted
             }
+            st = seg.lvState(i);
         }
     }
 

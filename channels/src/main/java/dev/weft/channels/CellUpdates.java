@@ -30,6 +30,21 @@ final class CellUpdates {
     private static final int POISON_AFTER = 64;
 
     /**
+     * The receiver of cell {@code i}, which it read BUFFERED, takes the value. No CAS: in a cell
+     * whose receiver claimed it before any error, no thread but that receiver moves the cell out
+     * of BUFFERED. Whoever moved it into BUFFERED (its sender, or buffer expansion for a waiting
+     * sender) is done with it; buffer expansion and a done sweep never change it; an error sweep
+     * closes it only in cells at or beyond {@code receiversAtError}, and a receiver that claimed
+     * such a cell read the error from its FAA and never came here (docs/cell-states.md, "Who may
+     * write a BUFFERED cell").
+     */
+    static Object takeBuffered(ChannelState ch, Segment seg, int i) {
+        Faults.at(Faults.RECEIVE_TAKING);
+        seg.soState(i, DONE);
+        return takeValue(ch, seg, i);
+    }
+
+    /**
      * The receiver moved its cell to DONE (from BUFFERED, or from a select's send registration):
      * takes the value, clears the slot, and moves the buffer end.
      */
@@ -196,10 +211,7 @@ final class CellUpdates {
                 continue;
             }
             if (st == BUFFERED) {
-                if (seg.casState(i, BUFFERED, DONE)) {
-                    return takeValue(ch, seg, i);
-                }
-                continue;
+                return takeBuffered(ch, seg, i);
             }
             if (st == INTERRUPTED_SEND) {
                 return Result.FAILED;

@@ -1,7 +1,7 @@
 package dev.weft.channels;
 
 import static dev.weft.channels.Cells.State.BUFFERED;
-import static dev.weft.channels.Cells.State.DONE;
+import static dev.weft.channels.Cells.State.IN_BUFFER;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -346,7 +346,8 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
 
     /**
      * Processes cell {@code i} of {@code seg} for the sender of cell {@code s}, whose element is
-     * {@code value}: the fast path (an empty cell that takes the value at once); the rest is in
+     * {@code value}: the fast path (an empty cell that takes the value at once, or one the buffer
+     * end already marked IN_BUFFER); the rest is in
      * {@link CellUpdates#updateCellSendSlow}, which documents {@code late}.
      */
     private Result updateCellSend(
@@ -357,7 +358,15 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
         }
         Faults.at(Faults.SEND_COMMITTING);
         seg.spElement(i, value);
-        if (seg.lvState(i) == null) {
+        Object st = seg.lvState(i);
+        if (st == IN_BUFFER) {
+            // the buffer end passed the cell first, so it holds a value without reading bufferEnd
+            // (the steady state of a buffered channel whose receivers keep up); a late try-send
+            // reads the closed bits first, in the slow path
+            if (!late && seg.casState(i, IN_BUFFER, BUFFERED)) {
+                return Result.DONE;
+            }
+        } else if (st == null) {
             if (installsAtOnce(waiter)) {
                 if (seg.casState(i, null, waiter)) {
                     return Result.INSTALLED;
@@ -446,8 +455,8 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      * @return the received value, or a {@link Result}
      */
     private Object updateCellReceive(Segment seg, int i, long r, Object waiter, SelectOp self) {
-        if (seg.lvState(i) == BUFFERED && seg.casState(i, BUFFERED, DONE)) {
-            return CellUpdates.takeValue(this, seg, i);
+        if (seg.lvState(i) == BUFFERED) {
+            return CellUpdates.takeBuffered(this, seg, i);
         }
         return CellUpdates.updateCellReceiveSlow(this, seg, i, r, waiter, self);
     }

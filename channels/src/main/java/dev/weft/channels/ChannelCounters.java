@@ -9,9 +9,10 @@ import java.lang.invoke.VarHandle;
  * padding cannot be reordered between them), and the moves of the segment pointers.
  *
  * <p>Accessor names say the memory mode (the convention of the whole package): {@code lvX()} is a
- * volatile load, {@code lpX()} a plain load, {@code svX(v)} a volatile store, {@code spX(v)} a plain
- * store, {@code casX(e, u)} a compare-and-set, {@code getAndIncX()} / {@code getAndOrX(b)} an atomic
- * read-modify-write returning the previous value.
+ * volatile load, {@code lpX()} a plain load, {@code svX(v)} a volatile store, {@code soX(v)} a
+ * release store, {@code spX(v)} a plain store, {@code casX(e, u)} a compare-and-set, {@code
+ * caxX(e, u)} a compare-and-exchange (returns the value it found), {@code getAndIncX()} / {@code
+ * getAndOrX(b)} an atomic read-modify-write returning the previous value.
  */
 abstract class ChannelCounters extends Pad3 {
     /** Bit set in {@link #senders} when the channel is closed (done or error). */

@@ -105,12 +105,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *       installs itself without reading the sender count, see {@link #installsAtOnce}); if they
  *       are set it withdraws the receiver, which tries again in a later cell (where it may still
  *       take a value sent before the close, or finds the close).
- *   <li>receive: the CAS from BUFFERED or from the waiting sender to DONE (or of the sender's
- *       select to Selected); for a waiting receive, the partner's CAS that completes it.
+ *   <li>receive: its read of BUFFERED (from then on only this receiver writes the cell, and it
+ *       stores DONE without a CAS, see {@link CellUpdates#takeBuffered}), or the CAS from the
+ *       waiting sender to DONE (or of the sender's select to Selected); for a waiting receive, the
+ *       partner's CAS that completes it.
  *   <li>Exception to the two above, in error: a send that read no error and a receive whose FAA
- *       returned no {@code ERROR_BIT} may still make their CAS after the error's OR. They take
- *       effect just before the OR instead (a rendezvous pair as one step, after both were
- *       invoked; a buffered send after the receive that made its room). See {@link
+ *       returned no {@code ERROR_BIT} may still make their CAS (or read) after the error's OR.
+ *       They take effect just before the OR instead (a rendezvous pair as one step, after both
+ *       were invoked; a buffered send after the receive that made its room). See {@link
  *       #errorBeforeCommit}.
  *   <li>error: the OR of {@code ERROR_BIT} into {@code receivers}. A receiver learns from its own
  *       FAA whether it came before (it keeps a value buffered for it) or after (it reports the

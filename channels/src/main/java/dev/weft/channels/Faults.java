@@ -42,6 +42,8 @@ final class Faults {
     static final String TRY_SEND_CHECKED = "try.send.checked";
     /** A plain or select receive has claimed its cell and not yet updated it. */
     static final String RECEIVE_CLAIMED = "receive.claimed";
+    /** A receiver has read BUFFERED in its cell and not yet stored DONE ({@code takeBuffered}). */
+    static final String RECEIVE_TAKING = "receive.taking";
     /**
      * Buffer expansion found, in the cell it expands to, a select's send registration and no
      * receiver for the cell yet, and is about to claim the cell (to move it into the buffer, or

@@ -76,7 +76,7 @@ final class Segment {
         this.cleanedAndPointers = pointers * POINTER_UNIT;
     }
 
-    // ---- cells (accessor names say the memory mode: lv/sv volatile, lp/sp plain, cas) -----------
+    // ---- cells (accessor names say the memory mode: lv/sv volatile, so release, lp/sp plain, cas/cax)
 
     Object lvState(int i) {
         return CELLS.getVolatile(cells, 2 * i);
@@ -86,8 +86,21 @@ final class Segment {
         return CELLS.compareAndSet(cells, 2 * i, expected, update);
     }
 
+    /** Compare-and-exchange: returns the state it found ({@code expected} when it wrote). */
+    Object caxState(int i, Object expected, Object update) {
+        return CELLS.compareAndExchange(cells, 2 * i, expected, update);
+    }
+
     void svState(int i, Object value) {
         CELLS.setVolatile(cells, 2 * i, value);
+    }
+
+    /**
+     * Release store: for a transition that no other thread can race, so that no CAS is needed;
+     * it publishes the writes before it to a thread that reads the state with {@link #lvState}.
+     */
+    void soState(int i, Object value) {
+        CELLS.setRelease(cells, 2 * i, value);
     }
 
     /** Plain read: ordered by the volatile state read that precedes it. */
