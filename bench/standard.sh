@@ -28,8 +28,10 @@
 #     buffered 16 (no kotlin: see LatencyBenchmark).
 #   many (2 forks, 2 + 3 x 500 ms): Chained and Parallel 10k at capacity 0, 16, 100; the chain floor.
 #   contention (2 forks, 1 + 2 x 500 ms): the five contention shapes at capacity 16.
+#   uncontended (3 forks, 4 + 3 x 500 ms): one thread sends 16 values into a buffered channel of 16
+#     or 100 and receives them (UncontendedBenchmark): the per-value cost without any waiting.
 #
-# Estimated duration, from the iteration settings (--plan computes it): about 33 minutes, counting
+# Estimated duration, from the iteration settings (--plan computes it): about 35 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
 # 0.5 s on platform threads, 0.3 s for 10,000 channels). Build not included. The estimate is
 # cautious: the profile at 871b32d ran in 23 minutes against an estimate of 32.
@@ -63,12 +65,12 @@ done
 
 # Iteration settings: warm-up iterations, warm-up ms, measured iterations, measured ms, forks,
 # and the estimated ms an iteration runs past its time (half an invocation).
-declare -A WI=([single]=3 [platform]=2 [noisy]=2 [latency]=2 [many]=2 [contention]=1)
-declare -A WMS=([single]=500 [platform]=500 [noisy]=500 [latency]=500 [many]=500 [contention]=500)
-declare -A IT=([single]=5 [platform]=3 [noisy]=3 [latency]=3 [many]=3 [contention]=2)
-declare -A RMS=([single]=500 [platform]=500 [noisy]=500 [latency]=1000 [many]=500 [contention]=500)
-declare -A FORKS=([single]=5 [platform]=3 [noisy]=3 [latency]=3 [many]=2 [contention]=2)
-declare -A OVER=([single]=50 [platform]=500 [noisy]=50 [latency]=0 [many]=300 [contention]=20)
+declare -A WI=([single]=3 [platform]=2 [noisy]=2 [latency]=2 [many]=2 [contention]=1 [uncontended]=4)
+declare -A WMS=([single]=500 [platform]=500 [noisy]=500 [latency]=500 [many]=500 [contention]=500 [uncontended]=500)
+declare -A IT=([single]=5 [platform]=3 [noisy]=3 [latency]=3 [many]=3 [contention]=2 [uncontended]=3)
+declare -A RMS=([single]=500 [platform]=500 [noisy]=500 [latency]=1000 [many]=500 [contention]=500 [uncontended]=500)
+declare -A FORKS=([single]=5 [platform]=3 [noisy]=3 [latency]=3 [many]=2 [contention]=2 [uncontended]=3)
+declare -A OVER=([single]=50 [platform]=500 [noisy]=50 [latency]=0 [many]=300 [contention]=20 [uncontended]=0)
 STARTUP_MS=1500
 
 RDV=weft,jox,jox111,kotlin,SynchronousQueue,LinkedTransferQueue,Exchanger
@@ -95,6 +97,7 @@ RUNS=(
   "chained|many|\.ChainedBenchmark\. -p channelCount=10000 -p capacity=0,16,100 -p impl=$MANY"
   "parallel|many|\.ParallelBenchmark\. -p pairs=10000 -p capacity=0,16,100 -p impl=$MANY"
   "floor-chain|many|\.ChainFloorBenchmark\. -p channelCount=10000"
+  "uncontended|uncontended|\.UncontendedBenchmark\. -p capacity=16,100 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
   "contention|contention|\.ContentionBenchmark\. -p capacity=16 -p shape=2x2,16x16,256x256,16x1,256x1 -p impl=$MANY"
 )
 

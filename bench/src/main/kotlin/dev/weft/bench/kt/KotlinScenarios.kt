@@ -34,6 +34,18 @@ object KotlinScenarios {
     @JvmStatic
     fun newChannel(capacity: Int): Channel<Int> = Channel(capacity)
 
+    /**
+     * Sends [n] values into [ch] with `trySend` and then receives them with `tryReceive`, on the
+     * calling thread; never suspends (the caller makes sure the buffer has room for [n]).
+     */
+    @JvmStatic
+    fun trySendThenTryReceive(ch: Channel<Int>, n: Int): Int {
+        for (i in 0 until n) check(ch.trySend(VALUE).isSuccess) { "no room for a value" }
+        var sum = 0
+        for (i in 0 until n) sum += ch.tryReceive().getOrThrow()
+        return sum
+    }
+
     /** Sends [n] values from the calling (platform) thread, parked while the send is suspended. */
     @JvmStatic
     fun sendBlocking(ch: Channel<Int>, n: Int) = runBlocking { sendN(ch, n) }
