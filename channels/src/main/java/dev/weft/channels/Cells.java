@@ -20,7 +20,7 @@ final class Cells {
 
     /** The cell states other than EMPTY ({@code null}) and waiters; only identity matters. */
     enum State {
-        /** The buffer end passed this cell before its sender arrived: the send will buffer. */
+        /** The buffer end passed this cell before its sender wrote it: the send will buffer. */
         IN_BUFFER,
         /** The cell's element slot holds a value that its receiver has not taken yet. */
         BUFFERED,
