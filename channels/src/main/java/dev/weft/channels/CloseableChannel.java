@@ -45,7 +45,11 @@ package dev.weft.channels;
 public interface CloseableChannel {
     /**
      * Closes the channel as done: later sends fail, receivers get the values already sent and then
-     * {@link ChannelDone}.
+     * {@link ChannelDone}. A send already waiting when it is called (in a rendezvous channel, or
+     * for room in a full buffer) is not failed: as in jox, it keeps waiting and completes
+     * normally when a receiver takes its value, so, like any waiting send, it waits for ever if no
+     * receiver comes. Receivers get the buffered values first, then those waiting sends' values
+     * in the order the sends began.
      *
      * @throws ChannelClosedException when the channel is already closed
      */

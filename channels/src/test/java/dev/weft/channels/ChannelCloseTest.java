@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** done() and error(): what senders, receivers and the closed-state queries see. */
 @Timeout(60)
@@ -183,8 +184,8 @@ class ChannelCloseTest {
      * normally; only then is the channel closed for receiving.
      */
     @ParameterizedTest
-    @EnumSource(Capacity.class)
-    void sendersWaitingAtDoneAreReceivedInOrderAndReturnNormally(Capacity capacity) throws Exception {
+    @MethodSource("dev.weft.channels.ChannelConcurrencyTest#capacitiesAndThreads")
+    void sendersWaitingAtDoneAreReceivedInOrderAndReturnNormally(Capacity capacity, ThreadKind kind) throws Exception {
         assumeTrue(capacity.isBounded());
         Channel<Integer> ch = capacity.newChannel();
         int cap = capacity.buffer();
@@ -192,13 +193,18 @@ class ChannelCloseTest {
         List<Forked<Object>> senders = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             int v = 1000 + i;
-            senders.add(Forked.virtual(() -> ch.sendOrClosed(v)).awaitBlocked());
+            senders.add(Forked.start(kind, () -> ch.sendOrClosed(v)).awaitBlocked());
         }
         ch.done();
         assertTrue(ch.isClosedForSend());
         assertFalse(ch.isClosedForReceive(), "values still to be received");
         List<Object> received = new ArrayList<>();
         for (int i = 0; i < cap + 4; i++) {
+            for (int j = i; j < 4; j++) {
+                // nothing but a receive completes a waiting send: receive j moves sender j into
+                // the buffer (cell cap + j), or, in a rendezvous channel, takes its value
+                assertFalse(senders.get(j).isDone(), "sender " + j + " completed before receive " + i);
+            }
             received.add(ch.receiveOrClosed());
         }
         List<Object> expected = new ArrayList<>();
