@@ -225,6 +225,38 @@ class SpinPolicyTest {
     }
 
     @Test
+    void aRequestAndItsReplyNeverMakeAPairSinceTheirSendersNeverWait() throws Exception {
+        // RequestReplyBenchmark's shape: only receives wait, so neither channel may take the
+        // pair rule, whatever the receivers do (a rule that counted a side without waits would)
+        Channel<Integer> requests = new Channel<>(Waiting.LARGE_BUFFER);
+        Channel<Integer> replies = new Channel<>(Waiting.LARGE_BUFFER);
+        assumeTrue(Waiting.repeatWaiterParks(requests.capacity));
+        int n = 5_000;
+        Forked<Void> server = Forked.run(ThreadKind.VIRTUAL, () -> {
+            for (int v = 0; v < n; v++) {
+                int request = requests.receive();
+                if (v % 500 == 499) {
+                    Thread.sleep(1); // the client's receive surely waits, and parks
+                }
+                replies.send(request + 1);
+            }
+        });
+        Forked<Void> client = Forked.run(ThreadKind.VIRTUAL, () -> {
+            for (int v = 0; v < n; v++) {
+                requests.send(v);
+                assertEquals(v + 1, replies.receive());
+                if (v % 500 == 250) {
+                    Thread.sleep(1); // the server's receive surely waits, and parks
+                }
+            }
+        });
+        client.get(java.time.Duration.ofSeconds(30));
+        server.get(java.time.Duration.ofSeconds(30));
+        assertFalse(requests.spin.isPair(), "the client never waits to send a request");
+        assertFalse(replies.spin.isPair(), "the server never waits to send a reply");
+    }
+
+    @Test
     void theCeilingCapsTheStartTheGrowthAndTheProbeAndZeroNeverSpins() {
         Spin none = new Spin(0, false);
         none.record(true, 100); // even a won spin (which a zero budget cannot have) stays at 0
