@@ -8,7 +8,8 @@ of the fork means (stats.py). It prints:
 - the main table: each implementation's median, the best peer, weft / best peer and weft / floor
   with 95% bootstrap intervals over forks, weft's fork range and its allocation per value;
 - the floors (pair handoff parking at once or spinning first, on virtual and platform threads;
-  the rendezvous of weft's cell design reduced (a reference); the ring of the buffered pair; the 10k chain);
+  the rendezvous of weft's cell design reduced (a reference); the ring of the buffered pair; the 10k chain;
+  the atomics of the buffered path alone, for Uncontended);
 - the noisy-neighbour slowdown of each implementation against its quiet figure, with intervals;
 - the latency percentiles (p50, p99, p99.9 of a receive: medians over forks of each fork's).
 A meta.txt beside the JSON (written by standard.sh: commit, JDK, machine checks) heads the report;
@@ -29,7 +30,7 @@ MAIN = ["Rendezvous", "Buffered", "RequestReply", "Select", "Chained", "Parallel
 NOISY = {"NoisyRendezvous": "Rendezvous", "NoisyBuffered": "Buffered", "NoisyPairFloor": "PairFloor",
          "NoisyCellFloor": "CellFloor"}
 LATENCY = ["RendezvousLatency", "BufferedLatency"]
-FLOORS = ["PairFloor", "CellFloor", "RingFloor", "ChainFloor"]
+FLOORS = ["PairFloor", "CellFloor", "RingFloor", "ChainFloor", "CellPathFloor"]
 PEERS = ["jox", "jox111", "kotlin"]
 JDK = ["SynchronousQueue", "LinkedTransferQueue", "Exchanger", "ArrayBlockingQueue", "LinkedBlockingQueue"]
 HIDDEN = {("channelCount", "10000"), ("pairs", "10000")}
@@ -108,6 +109,9 @@ def floor_for(table, cls, params):
         threads = "platform" if cls.startswith("Platform") else "virtual"
         key = ("PairFloor", (("spins", "200"), ("threads", threads)))
         label = f"pair spin ({threads})"
+    elif cls == "Uncontended":
+        key = ("CellPathFloor", (("capacity", p.get("capacity")), ("path", "mark")))
+        label = "weft's atomics"
     elif cls == "Chained" and p.get("capacity") == "0":
         key = ("ChainFloor", (("channelCount", p.get("channelCount", "10000")),))
         label = "chain"
@@ -169,6 +173,9 @@ def floors_table(table, out):
             what = (f"rendezvous through cells and two counters only (weft's design reduced: a reference, "
                     f"not a proven bound), a virtual pair, {p.get('spins')} spins, then park (ns per value)"
                     + (f"; weft's Rendezvous / this: {ratio_cell(weft.forks, r.forks)}" if weft else ""))
+        elif key[0] == "CellPathFloor":
+            what = (f"the atomics of a cell channel's buffered path, one thread, buffer of {p.get('capacity')}, "
+                    f"path {p.get('path')} (CellPathFloor: a reference, not a proven bound; ns per value)")
         elif key[0] == "PairFloor":
             what = (f"pair handoff, {p.get('threads')} threads, "
                     + ("park at once" if p.get("spins") == "0" else f"{p.get('spins')} spins, then park")

@@ -38,14 +38,14 @@ final class CellFloor {
      */
     static long run(int n, int spins) throws Exception {
         Object[] cells = new Object[2 * RING]; // element of cell i at 2i, its state at 2i + 1
-        Counter senders = new Counter();
-        Counter receivers = new Counter();
+        PaddedCounter senders = new PaddedCounter(0);
+        PaddedCounter receivers = new PaddedCounter(0);
         long[] received = new long[1];
         VThreads vt = new VThreads(2);
         vt.start(() -> {
             Thread me = Thread.currentThread();
             for (int v = 0; v < n; v++) {
-                int s = senders.next() & (RING - 1);
+                int s = (int) senders.next() & (RING - 1);
                 cells[2 * s] = Chan.VALUE;
                 meet(cells, 2 * s + 1, me, spins);
             }
@@ -54,7 +54,7 @@ final class CellFloor {
             Thread me = Thread.currentThread();
             long count = 0;
             for (int v = 0; v < n; v++) {
-                int r = receivers.next() & (RING - 1);
+                int r = (int) receivers.next() & (RING - 1);
                 meet(cells, 2 * r + 1, me, spins);
                 if (cells[2 * r] == Chan.VALUE) {
                     count++;
@@ -91,39 +91,5 @@ final class CellFloor {
         Thread partner = (Thread) CELLS.getVolatile(cells, k); // only the partner writes it
         CELLS.setVolatile(cells, k, DONE);
         LockSupport.unpark(partner);
-    }
-
-    /** Padding before a counter's value (a superclass's fields come first in the object). */
-    @SuppressWarnings("unused")
-    abstract static class CounterPadBefore {
-        private long p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, pa, pb, pc, pd, pe, pf;
-    }
-
-    /**
-     * The counter's value: a long, so that the field layout cannot move it into the 4-byte gap
-     * after the object header, ahead of the padding (an int could go there).
-     */
-    abstract static class CounterValue extends CounterPadBefore {
-        volatile long value;
-    }
-
-    /** One side's cell counter, with 128 bytes of padding on each side through the class hierarchy. */
-    @SuppressWarnings("unused")
-    static final class Counter extends CounterValue {
-        private static final VarHandle VALUE;
-
-        static {
-            try {
-                VALUE = MethodHandles.lookup().findVarHandle(CounterValue.class, "value", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private long q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, qa, qb, qc, qd, qe, qf;
-
-        int next() {
-            return (int) (long) VALUE.getAndAdd(this, 1L);
-        }
     }
 }
