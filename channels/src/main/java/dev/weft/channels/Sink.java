@@ -29,7 +29,11 @@ public interface Sink<T> extends CloseableChannel {
      *
      * @param value the value, not {@code null}
      * @throws InterruptedException when interrupted while waiting; nothing was delivered
-     * @throws ChannelClosedException when the channel is closed
+     * @throws ChannelClosedException when the channel was closed before the send took effect:
+     *     a {@link ChannelDoneException} after {@link #done()}, a {@link ChannelErrorException}
+     *     after {@link #error(Throwable)}, which also fails a send that is still waiting. A send
+     *     already waiting when {@code done()} is called is not failed: it completes when a
+     *     receiver takes its value (see {@link #done()})
      * @throws NullPointerException when {@code value} is {@code null}
      */
     void send(T value) throws InterruptedException;
