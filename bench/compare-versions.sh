@@ -10,7 +10,9 @@
 # report gives the median of the fork means and a 95% bootstrap interval of the ratio.
 # Both versions have the same class names, so this is a sequence of one-fork JMH runs, not one
 # JMH run. Run it on a quiet machine and nothing else meanwhile.
-# BEFORE_JVM_ARGS and AFTER_JVM_ARGS add JVM options to one side's forks (JMH -jvmArgsAppend), so
+# BEFORE_JVM_ARGS and AFTER_JVM_ARGS add JVM options to one side's forks (JMH -jvmArgsPrepend, which
+# keeps the benchmarks' own @Fork(jvmArgsAppend) options, the 1 GB heap; -jvmArgsAppend on the
+# command line replaced them, so until stop 32 such a side ran with the default heap), so
 # one jar can be compared with itself under a tuning property, e.g.
 #   AFTER_JVM_ARGS=-Dweft.spins.virtual=0 bench/compare-versions.sh X.jar X.jar
 #
@@ -37,7 +39,7 @@ for round in $(seq 1 "$rounds"); do
   for ver in before after; do
     jar=$before; jvm=${BEFORE_JVM_ARGS:-}
     [ "$ver" = after ] && jar=$after && jvm=${AFTER_JVM_ARGS:-}
-    extra=(); [ -n "$jvm" ] && extra=(-jvmArgsAppend "$jvm")
+    extra=(); [ -n "$jvm" ] && extra=(-jvmArgsPrepend "$jvm")
     for b in $scenarios; do
       case $b in
         rdv) args=('\.RendezvousBenchmark\.') ;;

@@ -31,7 +31,8 @@
 #   uncontended (3 forks, 4 + 3 x 500 ms): one thread sends 16 values into a buffered channel of 16
 #     or 100 and receives them (UncontendedBenchmark): the per-value cost without any waiting.
 #     Beside it the same with the atomics of a cell channel's path alone (CellPathFloor: the two
-#     counters alone, with the buffer end, with weft's mark, with kotlinx's completed count).
+#     counters alone, with the cell CAS and the buffer end, with weft's mark, with a completed
+#     count instead, kotlinx's).
 #
 # Estimated duration, from the iteration settings (--plan computes it): about 37 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
@@ -100,7 +101,7 @@ RUNS=(
   "parallel|many|\.ParallelBenchmark\. -p pairs=10000 -p capacity=0,16,100 -p impl=$MANY"
   "floor-chain|many|\.ChainFloorBenchmark\. -p channelCount=10000"
   "uncontended|uncontended|\.UncontendedBenchmark\. -p capacity=16,100 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
-  "floor-cellpath|uncontended|\.CellPathFloorBenchmark\. -p capacity=16,100 -p path=counters,expand,mark,counted"
+  "floor-cellpath|uncontended|\.CellPathFloorBenchmark\. -p capacity=16,100 -p path=counters,expand,mark,counted,kotlinx"
   "contention|contention|\.ContentionBenchmark\. -p capacity=16 -p shape=2x2,16x16,256x256,16x1,256x1 -p impl=$MANY"
 )
 

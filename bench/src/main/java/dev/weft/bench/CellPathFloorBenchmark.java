@@ -15,7 +15,7 @@ public class CellPathFloorBenchmark extends WeftBenchmark {
     @Param({"16", "100"})
     public int capacity;
 
-    @Param({"counters", "cas", "expand", "mark", "counted"})
+    @Param({"counters", "cas", "expand", "mark", "counted", "kotlinx"})
     public String path;
 
     private CellPathFloor floor;

@@ -10,9 +10,10 @@ import org.openjdk.jmh.annotations.Setup;
  * its reply channel): the client sends a request and waits for the reply before it sends the
  * next. Every receive waits for its partner, as in a rendezvous, although the channels have a
  * buffer; so this is the latency of a round trip, where {@link BufferedBenchmark} measures a
- * pipeline's throughput. The score is ns per round trip (two handoffs). A wait policy that suits
- * pipelines (park at once and let the partner fill the buffer) costs here: this benchmark keeps
- * such a policy honest. kotlinx.coroutines is not driven here.
+ * pipeline's throughput. The score is ns per round trip (two handoffs). A wait policy that parks
+ * receivers at once would cost here: this benchmark keeps the spin policy of receivers that wait
+ * for every value honest. (weft's pair rule never applies here: the sends never wait, so neither
+ * channel counts as a pair; SpinPolicyTest checks that.) kotlinx.coroutines is not driven here.
  */
 public class RequestReplyBenchmark extends WeftBenchmark {
     static final int N = 50_000;

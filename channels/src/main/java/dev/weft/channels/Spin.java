@@ -82,8 +82,8 @@ final class Spin {
      * platform threads and selects neither take the rule nor count as a side's thread. A
      * pair's partner, once unparked, runs next on the parker's carrier and
      * fills or drains the buffer meanwhile, so a parked wait is followed by a burst of
-     * operations that do not wait. When it is not (a request and its reply, where every
-     * operation waits for its partner: {@link #PAIR_STRIKES} waits in a row in that mode, each
+     * operations that do not wait. When it is not (a side that waits for every value in turn, as
+     * the consumer of a slower producer does: {@link #PAIR_STRIKES} waits in a row in that mode, each
      * one cell after the previous, counted whether or not the other side was a pair yet), the side spins again for {@link #PAIR_RETRY_AFTER} waits,
      * then tries once more. Records the wait; racy (a lost update only delays a switch).
      */
@@ -99,6 +99,20 @@ final class Spin {
     /** Whether the channel counts as a pair now (see {@link #parkAtOnce}); for tests. */
     boolean isPair() {
         return repeatWaiterParks && senders.single() && receivers.single();
+    }
+
+    /**
+     * For tests: whether the sending ({@code send}) or receiving side of a channel that takes the
+     * rule has had a waiting virtual thread at all, and whether it counts as a pair's side ({@link
+     * Side#single}).
+     */
+    boolean sideWaited(boolean send) {
+        return repeatWaiterParks && (send ? senders : receivers).thread != 0L;
+    }
+
+    /** See {@link #sideWaited}. */
+    boolean sideSingle(boolean send) {
+        return repeatWaiterParks && (send ? senders : receivers).single();
     }
 
     /** The most spins of a virtual wait on this channel. */

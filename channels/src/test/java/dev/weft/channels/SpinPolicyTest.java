@@ -252,8 +252,12 @@ class SpinPolicyTest {
         });
         client.get(java.time.Duration.ofSeconds(30));
         server.get(java.time.Duration.ofSeconds(30));
-        assertFalse(requests.spin.isPair(), "the client never waits to send a request");
-        assertFalse(replies.spin.isPair(), "the server never waits to send a reply");
+        for (Channel<Integer> ch : List.of(requests, replies)) {
+            String which = ch == requests ? "requests" : "replies";
+            assertTrue(ch.spin.sideSingle(false), which + ": its one receiving thread waited, twice or more");
+            assertFalse(ch.spin.sideWaited(true), which + ": no send waited");
+            assertFalse(ch.spin.isPair(), which + ": so the channel is no pair");
+        }
     }
 
     @Test
