@@ -12,7 +12,8 @@
 # JMH run. Run it on a quiet machine and nothing else meanwhile.
 # BEFORE_JVM_ARGS and AFTER_JVM_ARGS add JVM options to one side's forks (JMH -jvmArgsPrepend, which
 # keeps the benchmarks' own @Fork(jvmArgsAppend) options, the 1 GB heap; -jvmArgsAppend on the
-# command line replaced them, so until stop 32 such a side ran with the default heap), so
+# command line replaced them, so until stop 32 such a side ran with the default heap; heap options
+# given here are overridden by the later -Xms1g -Xmx1g), so
 # one jar can be compared with itself under a tuning property, e.g.
 #   AFTER_JVM_ARGS=-Dweft.spins.virtual=0 bench/compare-versions.sh X.jar X.jar
 #

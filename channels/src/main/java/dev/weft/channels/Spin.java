@@ -82,8 +82,9 @@ final class Spin {
      * platform threads and selects neither take the rule nor count as a side's thread. A
      * pair's partner, once unparked, runs next on the parker's carrier and
      * fills or drains the buffer meanwhile, so a parked wait is followed by a burst of
-     * operations that do not wait. When it is not (a side that waits for every value in turn, as
-     * the consumer of a slower producer does: {@link #PAIR_STRIKES} waits in a row in that mode, each
+     * operations that do not wait. When it is not (a consumer that waits for every value in turn,
+     * because its producer, which filled the buffer before and so made the channel a pair, now
+     * sends more slowly than it consumes: {@link #PAIR_STRIKES} waits in a row in that mode, each
      * one cell after the previous, counted whether or not the other side was a pair yet), the side spins again for {@link #PAIR_RETRY_AFTER} waits,
      * then tries once more. Records the wait; racy (a lost update only delays a switch).
      */

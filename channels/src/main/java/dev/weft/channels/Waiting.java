@@ -41,8 +41,8 @@ import java.util.concurrent.locks.LockSupport;
  * waited at least twice, and never a second one, those threads park at once instead of spinning, which gives a pipeline
  * stage's producer and consumer the turn-taking above without the crowds' loss (a side with a
  * second waiting thread keeps the adaptive spin for good). A pair whose parks are not followed
- * by bursts (a side that waits for every value in turn, as the consumer of a slower producer
- * does) goes back to
+ * by bursts (a consumer whose producer filled the buffer before, so that the channel became a
+ * pair, and now sends more slowly than it consumes) goes back to
  * spinning after a few waits and tries again much later. See {@link Spin#parkAtOnce}; measured in
  * {@code docs/PERFORMANCE.md} (2026-11-26).
  *
