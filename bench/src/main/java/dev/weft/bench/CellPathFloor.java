@@ -47,7 +47,6 @@ final class CellPathFloor {
     enum Path { counters, cas, expand, mark, counted, kotlinx }
 
     private final Path path;
-    private final int capacity;
     /** Element of cell i at 2i, its state at 2i + 1. */
     private final Object[] cells = new Object[2 * RING];
     private final PaddedCounter senders = new PaddedCounter(0);
@@ -57,7 +56,6 @@ final class CellPathFloor {
 
     CellPathFloor(String path, int capacity) {
         this.path = Path.valueOf(path);
-        this.capacity = capacity;
         this.bufferEnd = new PaddedCounter(capacity);
         if (this.path == Path.mark) {
             for (int c = 0; c < capacity; c++) {
