@@ -4,9 +4,17 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The channel's hot counters and segment pointers, each written by a different side, padded onto
- * separate cache lines through a class hierarchy (the JVM lays out superclass fields first, so the
- * padding cannot be reordered between them), and the moves of the segment pointers.
+ * The channel's hot counters and segment pointers, and the moves of the segment pointers. The
+ * words each side writes lie on a line of their own: the senders' ({@code senders}, {@code
+ * sendSegment}) and the receivers' ({@code receivers}, {@code receiveSegment}, and {@code
+ * bufferEnd} and {@code bufferEndSegment}, which only the buffer expansion of a receive moves;
+ * a sender whose cell is not yet marked {@code IN_BUFFER} reads {@code bufferEnd}). Padding
+ * through a class hierarchy keeps them apart from each other and from the object's other fields
+ * and neighbours (the JVM lays out superclass fields first, so the padding cannot be reordered
+ * between them). Each pad is 64 bytes, one cache line, so no two of those groups share a line;
+ * 128 (against the adjacent-line prefetcher) made a new channel 616 bytes instead of 296, and
+ * creating channels is part of many workloads (docs/PERFORMANCE.md, stop 33, has the
+ * measurements and what they left unmeasured).
  *
  * <p>Accessor names say the memory mode (the convention of the whole package): {@code lvX()} is a
  * volatile load, {@code lpX()} a plain load, {@code svX(v)} a volatile store, {@code soX(v)} a
@@ -14,7 +22,7 @@ import java.lang.invoke.VarHandle;
  * caxX(e, u)} a compare-and-exchange (returns the value it found), {@code getAndIncX()} / {@code
  * getAndOrX(b)} an atomic read-modify-write returning the previous value.
  */
-abstract class ChannelCounters extends Pad3 {
+abstract class ChannelCounters extends Pad2 {
     /** Bit set in {@link #senders} when the channel is closed (done or error). */
     static final long CLOSED_BIT = 1L << 62;
     /**
@@ -39,11 +47,11 @@ abstract class ChannelCounters extends Pad3 {
             MethodHandles.Lookup l = MethodHandles.lookup();
             SENDERS = l.findVarHandle(SendersField.class, "senders", long.class);
             RECEIVERS = l.findVarHandle(ReceiversField.class, "receivers", long.class);
-            BUFFER_END = l.findVarHandle(BufferEndField.class, "bufferEnd", long.class);
+            BUFFER_END = l.findVarHandle(ReceiversField.class, "bufferEnd", long.class);
             SEND_SEGMENT = l.findVarHandle(SendersField.class, "sendSegment", Segment.class);
             RECEIVE_SEGMENT = l.findVarHandle(ReceiversField.class, "receiveSegment", Segment.class);
             BUFFER_END_SEGMENT =
-                    l.findVarHandle(BufferEndField.class, "bufferEndSegment", Segment.class);
+                    l.findVarHandle(ReceiversField.class, "bufferEndSegment", Segment.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -234,9 +242,10 @@ abstract class ChannelCounters extends Pad3 {
     }
 }
 
+/** Padding between the object's header (and the object before it) and the senders' words. */
 @SuppressWarnings("unused")
 abstract class Pad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+    long p00, p01, p02, p03, p04, p05, p06, p07;
 }
 
 abstract class SendersField extends Pad0 {
@@ -252,9 +261,10 @@ abstract class SendersField extends Pad0 {
     volatile Segment sendSegment;
 }
 
+/** Padding between the senders' words and the receivers'. */
 @SuppressWarnings("unused")
 abstract class Pad1 extends SendersField {
-    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+    long p10, p11, p12, p13, p14, p15, p16, p17;
 }
 
 abstract class ReceiversField extends Pad1 {
@@ -269,19 +279,13 @@ abstract class ReceiversField extends Pad1 {
 
     /** Invariant: a segment with {@code id <= receivers / SIZE}; only moves forward. */
     volatile Segment receiveSegment;
-}
 
-@SuppressWarnings("unused")
-abstract class Pad2 extends ReceiversField {
-    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
-}
-
-abstract class BufferEndField extends Pad2 {
     /**
      * Buffered channels only. Invariant: a send to a cell below {@code bufferEnd} completes without
      * waiting; it starts at the capacity and each finished receive cell moves it forward by one
      * cell that can hold a value (cells of withdrawn senders are skipped, also by jumping over
-     * removed segments, whose cells not yet passed are all withdrawn senders). Only grows.
+     * removed segments, whose cells not yet passed are all withdrawn senders). Only grows. On the
+     * receivers' line: the receive that moves {@code receivers} moves it next.
      */
     volatile long bufferEnd;
 
@@ -292,7 +296,8 @@ abstract class BufferEndField extends Pad2 {
     volatile Segment bufferEndSegment;
 }
 
+/** Padding between the receiving side's words and the channel's other fields (and neighbours). */
 @SuppressWarnings("unused")
-abstract class Pad3 extends BufferEndField {
-    long p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
+abstract class Pad2 extends ReceiversField {
+    long p20, p21, p22, p23, p24, p25, p26, p27;
 }

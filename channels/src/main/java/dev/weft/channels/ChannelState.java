@@ -154,12 +154,17 @@ abstract class ChannelState extends ChannelCounters {
     static final int UNLIMITED = -1;
 
     private static final VarHandle CLOSE_REASON;
+    private static final VarHandle ID;
+    private static final VarHandle SEND_WAIT;
+    private static final VarHandle RECEIVE_WAIT;
 
     static {
         try {
-            CLOSE_REASON =
-                    MethodHandles.lookup()
-                            .findVarHandle(ChannelState.class, "closeReason", ChannelClosed.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            CLOSE_REASON = l.findVarHandle(ChannelState.class, "closeReason", ChannelClosed.class);
+            ID = l.findVarHandle(ChannelState.class, "id", long.class);
+            SEND_WAIT = l.findVarHandle(ChannelState.class, "sendWait", ChannelWait.Send.class);
+            RECEIVE_WAIT = l.findVarHandle(ChannelState.class, "receiveWait", ChannelWait.Receive.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -175,19 +180,28 @@ abstract class ChannelState extends ChannelCounters {
     /** 0: rendezvous; positive: buffered; {@link #UNLIMITED}. */
     final int capacity;
 
+    /** The ids given out so far: only descriptions take one, so creating a channel has no atomic. */
     private static final AtomicLong IDS = new AtomicLong();
 
-    /** Identifies the channel in descriptions; see {@link #describe()}. */
-    final long id = IDS.incrementAndGet();
+    /**
+     * Invariant: 0 until the channel is first described; then its id (see {@link #id()}), set
+     * once by a CAS from 0 and never changed. Lazy, so that a new channel does not write the
+     * JVM-wide {@link #IDS}, a cache line that every thread creating channels would share.
+     */
+    private volatile long id;
 
     /** The name given at creation, or {@code null}. */
     final String name;
 
-    /** What a waiting send parks on (thread dumps name the channel and operation). */
-    final ChannelWait.Send sendWait = new ChannelWait.Send(this);
+    /**
+     * What a waiting send parks on (thread dumps name the channel and operation). Invariant:
+     * {@code null} until a send first waits, then one object for good (set once, by a CAS from
+     * {@code null}), so that every wait parks on the same one; see {@link #waitBlocker}.
+     */
+    private volatile ChannelWait.Send sendWait;
 
-    /** What a waiting receive parks on. */
-    final ChannelWait.Receive receiveWait = new ChannelWait.Receive(this);
+    /** What a waiting receive parks on; the invariant of {@link #sendWait}. */
+    private volatile ChannelWait.Receive receiveWait;
 
     /**
      * Invariant: {@code null} while open; set once, by the winning close, before the closed bits
@@ -215,6 +229,37 @@ abstract class ChannelState extends ChannelCounters {
         this.capacity = capacity;
         this.name = name;
         this.spin = new Spin(Waiting.virtualSpinCeiling(capacity), Waiting.repeatWaiterParks(capacity), Spin.Start.of(capacity));
+    }
+
+    /**
+     * Identifies the channel in descriptions (see {@link #describe()}): a positive number, the
+     * same on every call, taken from {@link #IDS} by the first call (ids therefore follow the
+     * order in which channels are first described, not created). A thread that loses the CAS
+     * returns the winner's id; the number it took is skipped.
+     */
+    final long id() {
+        long i = id;
+        if (i != 0L) {
+            return i;
+        }
+        long mine = IDS.incrementAndGet();
+        long found = (long) ID.compareAndExchange(this, 0L, mine);
+        return found == 0L ? mine : found;
+    }
+
+    /**
+     * The object a waiting send ({@code send}) or receive parks on: the same one for every wait of
+     * that kind, made by the first (a channel that never waits makes none).
+     */
+    final ChannelWait waitBlocker(boolean send) {
+        ChannelWait w = send ? sendWait : receiveWait;
+        return w != null ? w : newWaitBlocker(send);
+    }
+
+    private ChannelWait newWaitBlocker(boolean send) {
+        ChannelWait mine = send ? new ChannelWait.Send(this) : new ChannelWait.Receive(this);
+        Object found = (send ? SEND_WAIT : RECEIVE_WAIT).compareAndExchange(this, null, mine);
+        return found == null ? mine : (ChannelWait) found;
     }
 
     /** The buffer capacity: 0 for rendezvous, -1 for unlimited. */
@@ -261,7 +306,7 @@ abstract class ChannelState extends ChannelCounters {
             }
             sb.append(", ");
         } else {
-            sb.append('#').append(id).append('[');
+            sb.append('#').append(id()).append('[');
         }
         sb.append("capacity ").append(capacity == UNLIMITED ? "unlimited" : String.valueOf(capacity));
         return sb;

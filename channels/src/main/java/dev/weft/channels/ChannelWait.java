@@ -2,8 +2,9 @@ package dev.weft.channels;
 
 /**
  * What a thread that waits in a send or a receive parks on ({@code LockSupport.park(blocker)}):
- * one object per channel and operation kind, made with the channel, so a wait allocates nothing
- * for it.
+ * one object per channel and operation kind, made by the channel's first wait of that kind
+ * ({@link ChannelState#waitBlocker}), so later waits allocate nothing for it and a channel that
+ * never waits makes none.
  *
  * <p>Thread dumps show the blocker's class, which names the operation: {@code jstack} prints
  * {@code - parking to wait for <0x...> (a dev.weft.channels.ChannelWait$Receive)} and {@code jcmd

@@ -217,7 +217,7 @@ final class Waiting {
         Spin spin = ch.spin;
         long index = seg.id * Segment.SIZE + i;
         boolean atOnce = me.isVirtual() && spin.parkAtOnce(me, send, index);
-        Object st = spinThenPark(seg, i, me, null, deadline, spin, send ? ch.sendWait : ch.receiveWait, atOnce,
+        Object st = spinThenPark(seg, i, me, null, deadline, spin, ch.waitBlocker(send), atOnce,
                 ch.installsAtOnce(me) ? ch : null, index, send);
         boolean interrupted = st == Result.INTERRUPTED;
         if (interrupted || st == Result.TIMED_OUT) {

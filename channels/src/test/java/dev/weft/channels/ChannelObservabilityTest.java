@@ -36,6 +36,38 @@ class ChannelObservabilityTest {
     }
 
     @Test
+    void waitsThatStartTogetherOnANewChannelParkOnOneBlocker() throws Exception {
+        // the blocker is made by the first wait of its kind, so the first waits race to make it
+        for (int round = 0; round < 50; round++) {
+            Channel<Integer> ch = Channel.newRendezvousChannel();
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<Forked<Integer>> receivers = new java.util.ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                receivers.add(Forked.platform(() -> {
+                    go.await();
+                    return ch.receive();
+                }));
+            }
+            go.countDown();
+            Object blocker = null;
+            for (Forked<Integer> r : receivers) {
+                Object b = channelBlockerOf(r.thread()); // not the latch's
+                assertInstanceOf(ChannelWait.Receive.class, b);
+                if (blocker == null) {
+                    blocker = b;
+                }
+                assertSame(blocker, b);
+            }
+            for (int v = 0; v < 3; v++) {
+                ch.send(v);
+            }
+            for (Forked<Integer> r : receivers) {
+                r.get();
+            }
+        }
+    }
+
+    @Test
     void waitingSenderAndTimedWaitsToo() throws Exception {
         Channel<Integer> ch = Channel.newRendezvousChannel();
         Forked<Void> sender = Forked.run(ThreadKind.VIRTUAL, () -> ch.send(1)).awaitBlocked();
@@ -100,6 +132,55 @@ class ChannelObservabilityTest {
         assertThrows(NullPointerException.class, () -> Channel.newRendezvousChannel(null));
         assertThrows(IllegalArgumentException.class, () -> Channel.newBufferedChannel("x", -2));
         assertTrue(Channel.newBufferedChannel("x", -1).toString().contains("capacity unlimited"));
+    }
+
+    @Test
+    void anUnnamedChannelKeepsOneIdThatNoOtherChannelHas() throws Exception {
+        // ids are taken when a channel is first described, not when it is created
+        Channel<Integer> a = Channel.newRendezvousChannel();
+        Channel<Integer> b = Channel.newBufferedChannel(4);
+        long idB = idOf(b);
+        long idA = idOf(a);
+        assertTrue(idA > 0 && idB > 0 && idA != idB, idA + " " + idB);
+        assertEquals(idA, idOf(a));
+        assertTrue(b.toString().startsWith("Channel#" + idB + "[capacity 4, open"), b.toString());
+        // many threads describing a new channel at once agree on its id
+        for (int round = 0; round < 200; round++) {
+            Channel<Integer> c = Channel.newRendezvousChannel();
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<Forked<Long>> seen = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                seen.add(Forked.platform(() -> {
+                    go.await();
+                    return idOf(c);
+                }));
+            }
+            go.countDown();
+            long first = seen.get(0).get();
+            for (Forked<Long> f : seen) {
+                assertEquals(first, f.get());
+            }
+            assertEquals(first, idOf(c));
+        }
+    }
+
+    /** Polls until {@code t} parks in a channel operation; its blocker. */
+    private static Object channelBlockerOf(Thread t) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            Object b = LockSupport.getBlocker(t);
+            if (b instanceof ChannelWait) {
+                return b;
+            }
+            assertTrue(System.nanoTime() < deadline, "never parked in the channel: " + t);
+            Thread.sleep(1);
+        }
+    }
+
+    private static long idOf(Channel<?> ch) {
+        String s = ch.toString();
+        assertTrue(s.startsWith("Channel#"), s);
+        return Long.parseLong(s.substring("Channel#".length(), s.indexOf('[')));
     }
 
     @Test
