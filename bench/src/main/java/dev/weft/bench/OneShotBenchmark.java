@@ -1,15 +1,19 @@
 package dev.weft.bench;
 
 import dev.weft.bench.kt.KotlinScenarios;
+import java.util.function.IntFunction;
+import kotlinx.coroutines.channels.Channel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * A channel made for one value and then dropped, as a reply channel per request or a short-lived
  * mailbox: each operation creates a channel of {@code capacity}, sends one value into it and
  * receives it, on one thread (nothing waits). The score is ns per channel; with {@code -prof gc}
- * its allocation is the channel's footprint. The many-channel scenarios ({@link ChainedBenchmark},
+ * its allocation is the channel's footprint (plus, for the Java channels, the 16-byte {@link Chan}
+ * adapter). The many-channel scenarios ({@link ChainedBenchmark},
  * {@link ParallelBenchmark}) also create their 10,000 channels inside the measured invocation, so
  * this cost is part of theirs, spread over the values each channel carries. kotlinx.coroutines
  * uses {@code trySend} and {@code tryReceive}.
@@ -23,22 +27,36 @@ public class OneShotBenchmark extends WeftBenchmark {
 
     private boolean kotlin;
 
-    /** Checks the implementation's name once, outside the measurement. */
+    /** Makes a channel of {@code impl}, resolved once (no name lookup or lock per operation). */
+    private IntFunction<Chan> factory;
+
+    /** Resolves the implementation once, outside the measurement. */
     @Setup
     public void setup() {
         kotlin = impl.equals("kotlin");
-        if (!kotlin) {
-            Chan.create(impl, capacity);
-        }
+        factory = switch (impl) {
+            case "kotlin" -> null;
+            case "weft" -> c -> new Chan.WeftChan(new dev.weft.channels.Channel<>(c));
+            case "jox", "jox111" -> JoxFactory.forImpl(impl)::chan;
+            case "ArrayBlockingQueue" -> Chan.ArrayBlockingQueueChan::new;
+            default -> throw new IllegalArgumentException("unknown impl: " + impl);
+        };
     }
 
-    /** Creates a channel, sends one value and receives it; returns the value. */
+    /**
+     * Creates a channel, lets it escape (a real one is shared with another thread, so the JIT may
+     * not scalar-replace it: without this, C2 removed some forks' {@code ArrayBlockingQueue}
+     * allocations altogether), sends one value and receives it; returns the value.
+     */
     @Benchmark
-    public int oneValue() throws Exception {
+    public int oneValue(Blackhole escape) throws Exception {
         if (kotlin) {
-            return KotlinScenarios.trySendThenTryReceive(KotlinScenarios.newChannel(capacity), 1);
+            Channel<Integer> ch = KotlinScenarios.newChannel(capacity);
+            escape.consume(ch);
+            return KotlinScenarios.trySendThenTryReceive(ch, 1);
         }
-        Chan chan = Chan.create(impl, capacity);
+        Chan chan = factory.apply(capacity);
+        escape.consume(chan);
         chan.send(Chan.VALUE);
         return chan.receive();
     }

@@ -5,16 +5,27 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The channel's hot counters and segment pointers, and the moves of the segment pointers. The
- * words each side writes lie on a line of their own: the senders' ({@code senders}, {@code
- * sendSegment}) and the receivers' ({@code receivers}, {@code receiveSegment}, and {@code
- * bufferEnd} and {@code bufferEndSegment}, which only the buffer expansion of a receive moves;
- * a sender whose cell is not yet marked {@code IN_BUFFER} reads {@code bufferEnd}). Padding
- * through a class hierarchy keeps them apart from each other and from the object's other fields
- * and neighbours (the JVM lays out superclass fields first, so the padding cannot be reordered
- * between them). Each pad is 64 bytes, one cache line, so no two of those groups share a line;
- * 128 (against the adjacent-line prefetcher) made a new channel 616 bytes instead of 296, and
- * creating channels is part of many workloads (docs/PERFORMANCE.md, stop 33, has the
- * measurements and what they left unmeasured).
+ * words each side writes lie apart from the other side's and from the read-mostly fields: the
+ * senders' ({@code senders}, {@code sendSegment}) and the receivers' ({@code receivers}, {@code
+ * receiveSegment}, and {@code bufferEnd} and {@code bufferEndSegment}, which a receive's buffer
+ * expansion moves right after the same receive moved {@code receivers}; only a withdrawing
+ * sender's expansion, a rare path, moves them from the other side; a sender whose cell is not
+ * yet marked {@code IN_BUFFER} reads {@code bufferEnd}).
+ *
+ * <p><b>Layout.</b> Padding through a class hierarchy: the JVM lays out a superclass's fields
+ * before its subclasses', but since JDK 15 it fills a 4-byte gap that a superclass's fields left
+ * with a small field of a subclass, so the result depends on the header size. With the default
+ * 12-byte header (JOL, JDK 25): {@code sendSegment} in the header's gap at offset 12, {@code
+ * senders} at 80, the receivers' four words at 152-176, the read-mostly fields from 240; {@code
+ * ChannelLayoutTest} checks with the running JVM's offsets that the groups are a line apart.
+ * With compact object headers ({@code -XX:+UseCompactObjectHeaders}) the JVM puts {@code
+ * receiveSegment} beside {@code senders} and {@code capacity} beside {@code bufferEndSegment}, as
+ * it did before stop 33; an {@code int} in each pad fixed that but made request-reply 1.11x
+ * slower with the default header, so it was not kept (docs/PERFORMANCE.md, stop 33). The pads
+ * are 64 bytes, one line, not 128 against the adjacent-line prefetcher: that made a new channel
+ * 616 bytes instead of 296, and creating channels is part of many workloads (docs/PERFORMANCE.md,
+ * stop 33, has the measurements and what they left unmeasured). The channel's end is not padded:
+ * the read-mostly fields may share a line with the next object.
  *
  * <p>Accessor names say the memory mode (the convention of the whole package): {@code lvX()} is a
  * volatile load, {@code lpX()} a plain load, {@code svX(v)} a volatile store, {@code soX(v)} a
@@ -284,8 +295,8 @@ abstract class ReceiversField extends Pad1 {
      * Buffered channels only. Invariant: a send to a cell below {@code bufferEnd} completes without
      * waiting; it starts at the capacity and each finished receive cell moves it forward by one
      * cell that can hold a value (cells of withdrawn senders are skipped, also by jumping over
-     * removed segments, whose cells not yet passed are all withdrawn senders). Only grows. On the
-     * receivers' line: the receive that moves {@code receivers} moves it next.
+     * removed segments, whose cells not yet passed are all withdrawn senders). Only grows. Beside
+     * {@code receivers}: the receive that moves {@code receivers} moves it next.
      */
     volatile long bufferEnd;
 
@@ -296,7 +307,7 @@ abstract class ReceiversField extends Pad1 {
     volatile Segment bufferEndSegment;
 }
 
-/** Padding between the receiving side's words and the channel's other fields (and neighbours). */
+/** Padding between the receiving side's words and the channel's read-mostly fields. */
 @SuppressWarnings("unused")
 abstract class Pad2 extends ReceiversField {
     long p20, p21, p22, p23, p24, p25, p26, p27;

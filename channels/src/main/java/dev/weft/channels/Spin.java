@@ -8,6 +8,8 @@ import static dev.weft.channels.Waiting.PLATFORM_SPIN_NANOS;
 import static dev.weft.channels.Waiting.PROBE_SPINS;
 import static dev.weft.channels.Waiting.VIRTUAL_SPINS;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -30,6 +32,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * spin than before. {@code weft.spins.learnStart=0} turns this off.
  */
 final class Spin {
+    private static final VarHandle SENDERS;
+    private static final VarHandle RECEIVERS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SENDERS = l.findVarHandle(Spin.class, "senders", Side.class);
+            RECEIVERS = l.findVarHandle(Spin.class, "receivers", Side.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /**
      * The most spins of a virtual wait: {@link #virtualSpinCeiling} of the channel's capacity,
      * or a test's value.
@@ -43,9 +58,15 @@ final class Spin {
     private final Start start;
     /** The virtual waits this channel recorded, counted up to 2 (see {@link Start}). */
     private int recorded;
-    /** The pair state of each side ({@code null} without the rule; see {@link #parkAtOnce}). */
-    private final Side senders;
-    private final Side receivers;
+    /**
+     * The pair state of each side (see {@link #parkAtOnce}). Invariant: {@code null} until the
+     * side's first recorded wait in a channel that takes the rule, then one {@link Side} for good
+     * (set once, by a CAS from {@code null}, so that no wait's record goes to a lost copy); a
+     * channel whose side never waits makes none.
+     */
+    private volatile Side senders;
+    /** The receiving side's pair state; the invariant of {@link #senders}. */
+    private volatile Side receivers;
 
     Spin() {
         this(VIRTUAL_SPINS, false);
@@ -66,8 +87,22 @@ final class Spin {
         this.repeatWaiterParks = repeatWaiterParks;
         this.start = start;
         this.budget = Math.min(start.startFor(), ceiling);
-        this.senders = repeatWaiterParks ? new Side() : null;
-        this.receivers = repeatWaiterParks ? new Side() : null;
+    }
+
+    /** Side {@code send} (senders) or receivers, made now if this is its first recorded wait. */
+    private Side ownSide(boolean send) {
+        Side s = send ? senders : receivers;
+        if (s != null) {
+            return s;
+        }
+        Side mine = new Side();
+        Object found = (send ? SENDERS : RECEIVERS).compareAndExchange(this, (Side) null, mine);
+        return found == null ? mine : (Side) found;
+    }
+
+    /** Whether side {@code s} (null: it never waited) counts as a pair's side. */
+    private static boolean single(Side s) {
+        return s != null && s.single();
     }
 
     /**
@@ -92,14 +127,12 @@ final class Spin {
         if (!repeatWaiterParks) {
             return false;
         }
-        Side own = send ? senders : receivers;
-        Side other = send ? receivers : senders;
-        return own.parkAtOnce(me.threadId(), index) && other.single();
+        return ownSide(send).parkAtOnce(me.threadId(), index) && single(send ? receivers : senders);
     }
 
     /** Whether the channel counts as a pair now (see {@link #parkAtOnce}); for tests. */
     boolean isPair() {
-        return repeatWaiterParks && senders.single() && receivers.single();
+        return repeatWaiterParks && single(senders) && single(receivers);
     }
 
     /**
@@ -108,12 +141,13 @@ final class Spin {
      * Side#single}).
      */
     boolean sideWaited(boolean send) {
-        return repeatWaiterParks && (send ? senders : receivers).thread != 0L;
+        Side s = send ? senders : receivers;
+        return repeatWaiterParks && s != null && s.thread != 0L;
     }
 
     /** See {@link #sideWaited}. */
     boolean sideSingle(boolean send) {
-        return repeatWaiterParks && (send ? senders : receivers).single();
+        return repeatWaiterParks && single(send ? senders : receivers);
     }
 
     /** The most spins of a virtual wait on this channel. */

@@ -11,8 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
@@ -33,38 +36,6 @@ class ChannelObservabilityTest {
         assertSame(blocker, LockSupport.getBlocker(r2.thread()));
         orders.send("b");
         assertEquals("b", r2.get());
-    }
-
-    @Test
-    void waitsThatStartTogetherOnANewChannelParkOnOneBlocker() throws Exception {
-        // the blocker is made by the first wait of its kind, so the first waits race to make it
-        for (int round = 0; round < 50; round++) {
-            Channel<Integer> ch = Channel.newRendezvousChannel();
-            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-            List<Forked<Integer>> receivers = new java.util.ArrayList<>();
-            for (int t = 0; t < 3; t++) {
-                receivers.add(Forked.platform(() -> {
-                    go.await();
-                    return ch.receive();
-                }));
-            }
-            go.countDown();
-            Object blocker = null;
-            for (Forked<Integer> r : receivers) {
-                Object b = channelBlockerOf(r.thread()); // not the latch's
-                assertInstanceOf(ChannelWait.Receive.class, b);
-                if (blocker == null) {
-                    blocker = b;
-                }
-                assertSame(blocker, b);
-            }
-            for (int v = 0; v < 3; v++) {
-                ch.send(v);
-            }
-            for (Forked<Integer> r : receivers) {
-                r.get();
-            }
-        }
     }
 
     @Test
@@ -135,46 +106,69 @@ class ChannelObservabilityTest {
     }
 
     @Test
-    void anUnnamedChannelKeepsOneIdThatNoOtherChannelHas() throws Exception {
-        // ids are taken when a channel is first described, not when it is created
+    void anUnnamedChannelTakesItsIdWhenFirstDescribedAndKeepsIt() throws Exception {
         Channel<Integer> a = Channel.newRendezvousChannel();
         Channel<Integer> b = Channel.newBufferedChannel(4);
-        long idB = idOf(b);
+        long idB = idOf(b); // b is described first, so it took the smaller id
         long idA = idOf(a);
-        assertTrue(idA > 0 && idB > 0 && idA != idB, idA + " " + idB);
+        assertTrue(0 < idB && idB < idA, idB + " " + idA);
         assertEquals(idA, idOf(a));
+        assertEquals(idB, b.id());
         assertTrue(b.toString().startsWith("Channel#" + idB + "[capacity 4, open"), b.toString());
-        // many threads describing a new channel at once agree on its id
-        for (int round = 0; round < 200; round++) {
+        // threads describing a new channel at the same moment agree on its id
+        for (int round = 0; round < 300; round++) {
             Channel<Integer> c = Channel.newRendezvousChannel();
-            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-            List<Forked<Long>> seen = new java.util.ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                seen.add(Forked.platform(() -> {
-                    go.await();
-                    return idOf(c);
-                }));
+            List<Object> seen = race(2, c::id);
+            for (Object id : seen) {
+                assertEquals(seen.get(0), id);
             }
-            go.countDown();
-            long first = seen.get(0).get();
-            for (Forked<Long> f : seen) {
-                assertEquals(first, f.get());
-            }
-            assertEquals(first, idOf(c));
+            assertEquals(seen.get(0), c.id());
         }
     }
 
-    /** Polls until {@code t} parks in a channel operation; its blocker. */
-    private static Object channelBlockerOf(Thread t) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            Object b = LockSupport.getBlocker(t);
-            if (b instanceof ChannelWait) {
-                return b;
+    @Test
+    void theFirstWaitsOfANewChannelMakeOneBlockerBetweenThem() throws Exception {
+        for (int round = 0; round < 300; round++) {
+            Channel<Integer> c = Channel.newRendezvousChannel();
+            for (boolean send : new boolean[] {true, false}) {
+                List<Object> seen = race(2, () -> c.waitBlocker(send));
+                for (Object blocker : seen) {
+                    assertSame(seen.get(0), blocker);
+                }
+                Class<?> kind = send ? ChannelWait.Send.class : ChannelWait.Receive.class;
+                assertTrue(kind.isInstance(seen.get(0)), String.valueOf(seen.get(0)));
             }
-            assertTrue(System.nanoTime() < deadline, "never parked in the channel: " + t);
-            Thread.sleep(1);
         }
+        // and a real wait parks on it
+        Channel<Integer> d = Channel.newRendezvousChannel();
+        Object blocker = d.waitBlocker(false);
+        Forked<Integer> r = Forked.virtual(d::receive).awaitBlocked();
+        assertSame(blocker, LockSupport.getBlocker(r.thread()));
+        d.send(1);
+        assertEquals(1, r.get());
+    }
+
+    /**
+     * Runs {@code task} on {@code n} platform threads that spin until all of them are ready and
+     * then call it at once; their results.
+     */
+    private static List<Object> race(int n, Callable<Object> task) throws Exception {
+        AtomicInteger ready = new AtomicInteger();
+        List<Forked<Object>> threads = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            threads.add(Forked.platform(() -> {
+                ready.incrementAndGet();
+                while (ready.get() < n) {
+                    Thread.onSpinWait();
+                }
+                return task.call();
+            }));
+        }
+        List<Object> results = new ArrayList<>();
+        for (Forked<Object> f : threads) {
+            results.add(f.get());
+        }
+        return results;
     }
 
     private static long idOf(Channel<?> ch) {
