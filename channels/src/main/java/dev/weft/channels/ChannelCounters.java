@@ -22,10 +22,10 @@ import java.lang.invoke.VarHandle;
  * receiveSegment} beside {@code senders} and {@code capacity} beside {@code bufferEndSegment}, as
  * it did before stop 33; an {@code int} in each pad fixed that but made request-reply 1.11x
  * slower with the default header, so it was not kept (docs/PERFORMANCE.md, stop 33). The pads
- * are 64 bytes, one line, not 128 against the adjacent-line prefetcher: that made a new channel
- * 616 bytes instead of 296, and creating channels is part of many workloads (docs/PERFORMANCE.md,
- * stop 33, has the measurements and what they left unmeasured). The channel's end is not padded:
- * the read-mostly fields may share a line with the next object.
+ * are 64 bytes, one line, not 128 against the adjacent-line prefetcher: with four 128-byte pads
+ * the channel object was 616 bytes instead of 296, and creating channels is part of many
+ * workloads (docs/PERFORMANCE.md, stop 33, has the measurements and what they left unmeasured).
+ * The channel's end is not padded: the read-mostly fields may share a line with the next object.
  *
  * <p>Accessor names say the memory mode (the convention of the whole package): {@code lvX()} is a
  * volatile load, {@code lpX()} a plain load, {@code svX(v)} a volatile store, {@code soX(v)} a
@@ -253,7 +253,10 @@ abstract class ChannelCounters extends Pad2 {
     }
 }
 
-/** Padding between the object's header (and the object before it) and the senders' words. */
+/**
+ * Padding between the object's header (and the object before it) and {@code senders} ({@code
+ * sendSegment}, written once per segment by senders, sits in the header's gap).
+ */
 @SuppressWarnings("unused")
 abstract class Pad0 {
     long p00, p01, p02, p03, p04, p05, p06, p07;

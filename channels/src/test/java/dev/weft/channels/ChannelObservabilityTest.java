@@ -158,7 +158,8 @@ class ChannelObservabilityTest {
         for (int t = 0; t < n; t++) {
             threads.add(Forked.platform(() -> {
                 ready.incrementAndGet();
-                while (ready.get() < n) {
+                long deadline = System.nanoTime() + Forked.PATIENCE.toNanos();
+                while (ready.get() < n && System.nanoTime() < deadline) {
                     Thread.onSpinWait();
                 }
                 return task.call();
