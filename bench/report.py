@@ -19,7 +19,7 @@ from collections import OrderedDict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from stats import fork_means, impl_label, median  # noqa: E402
 
-CLASS_ORDER = ["Rendezvous", "Buffered", "Select", "Chained", "Parallel", "Uncontended", "Contention", "PairFloor",
+CLASS_ORDER = ["Rendezvous", "Buffered", "Select", "Chained", "Parallel", "Uncontended", "OneShot", "Contention", "PairFloor",
                "ChainFloor",
                "PlatformRendezvous", "PlatformBuffered", "NoisyRendezvous", "NoisyBuffered",
                "RendezvousLatency", "BufferedLatency"]

@@ -33,8 +33,11 @@
 #     Beside it the same with the atomics of a cell channel's path alone (CellPathFloor: the two
 #     counters alone, with the cell CAS and the buffer end, with weft's mark, with a completed
 #     count instead, kotlinx's).
+#   oneshot (3 forks, 4 + 3 x 500 ms): create a channel of capacity 1 or 16, send one value into it and
+#     receive it, on one thread (OneShotBenchmark): what a reply channel or a short-lived mailbox
+#     costs; with -prof gc its bytes are the channel's footprint.
 #
-# Estimated duration, from the iteration settings (--plan computes it): about 37 minutes, counting
+# Estimated duration, from the iteration settings (--plan computes it): about 40 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
 # 0.5 s on platform threads, 0.3 s for 10,000 channels). Build not included. The estimate is
 # cautious: the profile at 871b32d ran in 23 minutes against an estimate of 32.
@@ -101,6 +104,7 @@ RUNS=(
   "parallel|many|\.ParallelBenchmark\. -p pairs=10000 -p capacity=0,16,100 -p impl=$MANY"
   "floor-chain|many|\.ChainFloorBenchmark\. -p channelCount=10000"
   "uncontended|uncontended|\.UncontendedBenchmark\. -p capacity=16,100 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
+  "oneshot|uncontended|\.OneShotBenchmark\. -p capacity=1,16 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
   "floor-cellpath|uncontended|\.CellPathFloorBenchmark\. -p capacity=16,100 -p path=counters,expand,mark,counted,kotlinx"
   "contention|contention|\.ContentionBenchmark\. -p capacity=16 -p shape=2x2,16x16,256x256,16x1,256x1 -p impl=$MANY"
 )

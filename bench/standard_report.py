@@ -25,7 +25,7 @@ from collections import OrderedDict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from stats import bootstrap_ratio, fork_means, fork_percentiles, impl_label, median  # noqa: E402
 
-MAIN = ["Rendezvous", "Buffered", "RequestReply", "Select", "Chained", "Parallel", "Uncontended", "Contention",
+MAIN = ["Rendezvous", "Buffered", "RequestReply", "Select", "Chained", "Parallel", "Uncontended", "OneShot", "Contention",
         "PlatformRendezvous", "PlatformBuffered"]
 NOISY = {"NoisyRendezvous": "Rendezvous", "NoisyBuffered": "Buffered", "NoisyPairFloor": "PairFloor",
          "NoisyCellFloor": "CellFloor"}
