@@ -139,6 +139,43 @@ final class FirstRaces {
         void run(int worker) throws Exception;
     }
 
+    /** A channel operation of thread {@code j} of {@link #startParked}. */
+    interface Op {
+        void run(int j) throws InterruptedException;
+    }
+
+    /**
+     * Starts {@code k} threads of {@code kind} that run {@code op} once all of them have started
+     * (so that their first uses of a fresh channel race), and returns them once each is parked in
+     * its operation ({@link #awaitParkedIn}).
+     */
+    static Thread[] startParked(ThreadKind kind, int k, Op op) {
+        AtomicInteger ready = new AtomicInteger();
+        Thread[] ts = new Thread[k];
+        java.util.concurrent.atomic.AtomicBoolean[] entered = new java.util.concurrent.atomic.AtomicBoolean[k];
+        for (int j = 0; j < k; j++) {
+            int me = j;
+            entered[j] = new java.util.concurrent.atomic.AtomicBoolean();
+            ts[j] = kind.builder().unstarted(() -> {
+                ready.incrementAndGet();
+                awaitReady(ready, k);
+                entered[me].set(true);
+                try {
+                    op.run(me);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+        }
+        for (Thread t : ts) {
+            t.start();
+        }
+        for (int j = 0; j < k; j++) {
+            awaitParkedIn(ts[j], entered[j]);
+        }
+        return ts;
+    }
+
     /** Workers started together; their failures are collected. */
     static final class Workers {
         final List<Thread> threads = new ArrayList<>();

@@ -89,35 +89,14 @@ class LazyBlockerRaceTest {
                     assertTrue(c.trySend(-1), "buffer of a fresh channel"); // fill it, so that the senders wait
                 }
             }
-            AtomicInteger ready = new AtomicInteger();
             AtomicInteger sum = new AtomicInteger();
-            Thread[] ts = new Thread[k];
-            java.util.concurrent.atomic.AtomicBoolean[] entered = new java.util.concurrent.atomic.AtomicBoolean[k];
-            for (int j = 0; j < k; j++) {
-                int v = j + 1;
-                int me = j;
-                entered[j] = new java.util.concurrent.atomic.AtomicBoolean();
-                ts[j] = kind.builder().unstarted(() -> {
-                    ready.incrementAndGet();
-                    FirstRaces.awaitReady(ready, k);
-                    entered[me].set(true);
-                    try {
-                        if (send) {
-                            c.send(v);
-                        } else {
-                            sum.addAndGet(c.receive());
-                        }
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                });
-            }
-            for (Thread t : ts) {
-                t.start();
-            }
-            for (int j = 0; j < ts.length; j++) {
-                FirstRaces.awaitParkedIn(ts[j], entered[j]);
-            }
+            Thread[] ts = FirstRaces.startParked(kind, k, j -> {
+                if (send) {
+                    c.send(j + 1);
+                } else {
+                    sum.addAndGet(c.receive());
+                }
+            });
             Object first = LockSupport.getBlocker(ts[0]);
             for (Thread t : ts) {
                 Object b = LockSupport.getBlocker(t);

@@ -10,7 +10,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -147,30 +146,8 @@ class LazySideRaceTest {
         int rounds = 0;
         for (int r = 0; r < 3_000 && System.nanoTime() - deadline < 0; r++, rounds++) {
             Channel<Integer> c = r % 2 == 0 ? Channel.newUnlimitedChannel() : Channel.newBufferedChannel(16);
-            AtomicInteger ready = new AtomicInteger();
             AtomicLong sum = new AtomicLong();
-            Thread[] ts = new Thread[3];
-            java.util.concurrent.atomic.AtomicBoolean[] entered = new java.util.concurrent.atomic.AtomicBoolean[3];
-            for (int j = 0; j < ts.length; j++) {
-                int me = j;
-                entered[j] = new java.util.concurrent.atomic.AtomicBoolean();
-                ts[j] = Thread.ofVirtual().unstarted(() -> {
-                    ready.incrementAndGet();
-                    FirstRaces.awaitReady(ready, ts.length);
-                    entered[me].set(true);
-                    try {
-                        sum.addAndGet(c.receive());
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                });
-            }
-            for (Thread t : ts) {
-                t.start();
-            }
-            for (int j = 0; j < ts.length; j++) {
-                FirstRaces.awaitParkedIn(ts[j], entered[j]);
-            }
+            Thread[] ts = FirstRaces.startParked(ThreadKind.VIRTUAL, 3, j -> sum.addAndGet(c.receive()));
             assertTrue(c.spin.sideWaited(false), "round " + r);
             for (int j = 1; j <= ts.length; j++) {
                 c.send(j);
