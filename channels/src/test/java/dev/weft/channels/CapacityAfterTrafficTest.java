@@ -98,8 +98,10 @@ class CapacityAfterTrafficTest {
      * the buffer loses a slot for good), and every value sent is received once. Written after stop
      * 34's mutation survey found that dropping that recount failed only fault-injection tests; it
      * does <b>not</b> catch that mutation on 2 cores (3 runs, with tiny segments too: the window
-     * between the expansion's mark and the withdrawal is too narrow here). It does catch a plain
-     * read-then-write in place of the buffer end's increment (4 of 4).
+     * between the expansion's mark and the withdrawal is too narrow here);
+     * {@link ExpansionPassesWithdrawnSenderTest#countedSenderThatWithdrawsIsCountedAgain} replays
+     * that interleaving step by step and does. This one catches a plain read-then-write in place
+     * of the buffer end's increment (4 of 4).
      */
     @ParameterizedTest
     @EnumSource(Size.class)

@@ -32,6 +32,12 @@ import org.opentest4j.AssertionFailedError;
  * try-send into an empty buffer), and a try-send that claimed beyond the room it had seen and
  * found the channel closed (then a sender waiting behind it is never moved into the buffer).
  *
+ * <p>A third replay covers the other way a counted slot can hold no value: the expansion counted
+ * a waiting sender as buffer space, leaving it to the receiver on its way to its cell, and the
+ * sender withdrew before that receiver came ({@link Withdrawal#onSenderCellWithdrawn} must then
+ * count a slot again). Stop 34's mutation survey found that dropping that recount failed only
+ * tests that count calls; the replay fails with it, with segments of 32 cells and of one (stop 35).
+ *
  * <p>The replays are in {@link WithdrawnSenderReplays}; they run here at this run's segment size,
  * and in a child JVM with segments of one cell.
  */
@@ -54,7 +60,13 @@ class ExpansionPassesWithdrawnSenderTest {
         assertNull(WithdrawnSenderReplays.lateTrySendAfterTheClose());
     }
 
-    /** Both replays with segments of one cell: the withdrawal removes the passed cell's segment. */
+    @Test
+    void countedSenderThatWithdrawsIsCountedAgain() throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        assertNull(WithdrawnSenderReplays.countedSenderWithdraws());
+    }
+
+    /** The replays with segments of one cell: the withdrawal removes the passed cell's segment. */
     @Test
     void withSegmentsOfOneCell() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -68,7 +80,8 @@ class ExpansionPassesWithdrawnSenderTest {
         assertTrue(process.waitFor(150, TimeUnit.SECONDS), "the child JVM did not exit");
         String out = new String(bytes, StandardCharsets.UTF_8).replace("\r\n", "\n");
         assertEquals(0, process.exitValue(), out);
-        assertEquals("segmentSize=1\nsendHitByAnError ok\nlateTrySendAfterTheClose ok\n", out);
+        assertEquals("segmentSize=1\nsendHitByAnError ok\nlateTrySendAfterTheClose ok\n"
+                + "countedSenderWithdraws ok\n", out);
     }
 
     private static String location(Class<?> c) throws URISyntaxException {

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The two replays of {@link ExpansionPassesWithdrawnSenderTest}, also runnable in a child JVM
+ * The replays of {@link ExpansionPassesWithdrawnSenderTest}, also runnable in a child JVM
  * (the segment size is fixed per JVM; with {@code -Dweft.segmentSize=1} the withdrawn sender's
  * segment is removed before the expansion that passes it looks at it). Each replay returns
  * {@code null} when the channel behaved, or what went wrong; a step that did not happen as the
@@ -92,13 +92,69 @@ public final class WithdrawnSenderReplays {
         return Integer.valueOf(2).equals(next) && last instanceof ChannelDone ? null : "then received " + next + ", " + last;
     }
 
+    /**
+     * Capacity 1, one value buffered, a sender waiting for room in the next cell. A receive
+     * claims the buffered cell and is held; a second receive claims the waiting sender's cell and
+     * is held before it looks at it. The first receive goes on: its expansion finds the waiting
+     * sender with that cell's receiver on its way, so it counts the cell as buffer space and
+     * leaves the sender to the receiver ({@link Cells.WaiterEB}). Then the waiting sender is
+     * interrupted and withdraws, so the counted cell will never hold a value; then the second
+     * receive goes on, finds the withdrawn cell, and waits in the next one. A try-send must meet
+     * it, and afterwards the empty channel must take exactly one value again.
+     */
+    static String countedSenderWithdraws() throws Exception {
+        Channel<Integer> ch = Channel.newBufferedChannel(1);
+        check(ch.trySend(0), "the first try-send failed");
+        Object[] outcome = new Object[3];
+        Thread sender = Thread.ofPlatform().unstarted(() -> outcome[0] = Forked.outcome(() -> {
+            ch.send(1);
+            return "sent";
+        }));
+        Thread first = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(ch::receive));
+        Thread second = Thread.ofPlatform().unstarted(() -> outcome[2] = Forked.outcome(ch::receive));
+        Holds holds = new Holds();
+        Gate firstClaimed = holds.at(first, Faults.RECEIVE_CLAIMED);
+        Gate secondClaimed = holds.at(second, Faults.RECEIVE_CLAIMED);
+
+        sender.start();
+        check(Forked.awaitBlockedOrDone(sender), "the sender did not wait for room: " + outcome[0]);
+        check(outcome[0] == null, "the sender did not wait for room: " + outcome[0]);
+        first.start();
+        check(firstClaimed.awaitHeld(), "the first receive did not claim a cell");
+        second.start();
+        check(secondClaimed.awaitHeld(), "the second receive did not claim a cell");
+        firstClaimed.releaseAndAwaitLeft();
+        first.join(JOIN_MILLIS);
+        check(Integer.valueOf(0).equals(outcome[1]), "the first receive got " + outcome[1]);
+        check(outcome[0] == null, "the waiting sender was moved into the buffer: " + outcome[0]);
+
+        sender.interrupt();
+        sender.join(JOIN_MILLIS);
+        check(outcome[0] instanceof InterruptedException, "the sender did not withdraw: " + outcome[0]);
+        secondClaimed.releaseAndAwaitLeft();
+        check(Forked.awaitBlockedOrDone(second), "the second receive did not wait: " + outcome[2]);
+        check(ch.trySend(5), "a try-send did not meet the waiting receive");
+        second.join(JOIN_MILLIS);
+        check(Integer.valueOf(5).equals(outcome[2]), "the second receive got " + outcome[2]);
+
+        if (!ch.trySend(6)) {
+            return "the empty buffer of capacity 1 took no value: the withdrawn cell was not counted"
+                    + " again\n" + ch.dumpCells();
+        }
+        if (ch.trySend(7)) {
+            return "the full buffer of capacity 1 took a second value\n" + ch.dumpCells();
+        }
+        Object next = ch.tryReceive();
+        return Integer.valueOf(6).equals(next) ? null : "then received " + next;
+    }
+
     private static void check(boolean ok, String what) {
         if (!ok) {
             throw new IllegalStateException(what);
         }
     }
 
-    /** Runs both replays; prints {@code <name> ok} or {@code <name> FAILED: <reason>} for each. */
+    /** Runs the replays; prints {@code <name> ok} or {@code <name> FAILED: <reason>} for each. */
     public static void main(String[] args) throws Exception {
         if (!Faults.ENABLED) {
             System.out.println("run with -Dweft.faults=true");
@@ -108,6 +164,8 @@ public final class WithdrawnSenderReplays {
         report("sendHitByAnError", sendHitByAnError());
         Faults.probe = null;
         report("lateTrySendAfterTheClose", lateTrySendAfterTheClose());
+        Faults.probe = null;
+        report("countedSenderWithdraws", countedSenderWithdraws());
         Faults.probe = null;
     }
 
