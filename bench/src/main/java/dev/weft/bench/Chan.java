@@ -5,6 +5,7 @@ import java.util.concurrent.Exchanger;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.SynchronousQueue;
+import java.util.function.IntFunction;
 
 /**
  * The blocking send/receive pair every Java peer is driven through.
@@ -24,25 +25,34 @@ public interface Chan {
 
     /** Implementation names that are Java {@link Chan}s (kotlin is driven separately). */
     static Chan create(String impl, int capacity) {
+        return factory(impl).apply(capacity);
+    }
+
+    /**
+     * Resolves {@code impl} once: a function that makes a channel of it with a given capacity (no
+     * name lookup per channel, for scenarios that create channels inside the measurement).
+     * Throws for an unknown name; the function throws for a capacity the implementation lacks.
+     */
+    static IntFunction<Chan> factory(String impl) {
         return switch (impl) {
-            case "weft" -> new WeftChan(new dev.weft.channels.Channel<>(capacity));
-            case "jox", "jox111" -> JoxFactory.forImpl(impl).chan(capacity);
+            case "weft" -> c -> new WeftChan(new dev.weft.channels.Channel<>(c));
+            case "jox", "jox111" -> JoxFactory.forImpl(impl)::chan;
             // "jdk": the JDK's natural counterpart of a channel with this capacity.
-            case "jdk" -> capacity == 0 ? new SynchronousQueueChan() : new ArrayBlockingQueueChan(capacity);
-            case "SynchronousQueue" -> {
-                requireCapacity(impl, capacity, 0);
-                yield new SynchronousQueueChan();
-            }
-            case "LinkedTransferQueue" -> {
-                requireCapacity(impl, capacity, 0);
-                yield new LinkedTransferQueueChan();
-            }
-            case "Exchanger" -> {
-                requireCapacity(impl, capacity, 0);
-                yield new ExchangerChan();
-            }
-            case "ArrayBlockingQueue" -> new ArrayBlockingQueueChan(capacity);
-            case "LinkedBlockingQueue" -> new LinkedBlockingQueueChan(capacity);
+            case "jdk" -> c -> c == 0 ? new SynchronousQueueChan() : new ArrayBlockingQueueChan(c);
+            case "SynchronousQueue" -> c -> {
+                requireCapacity(impl, c, 0);
+                return new SynchronousQueueChan();
+            };
+            case "LinkedTransferQueue" -> c -> {
+                requireCapacity(impl, c, 0);
+                return new LinkedTransferQueueChan();
+            };
+            case "Exchanger" -> c -> {
+                requireCapacity(impl, c, 0);
+                return new ExchangerChan();
+            };
+            case "ArrayBlockingQueue" -> ArrayBlockingQueueChan::new;
+            case "LinkedBlockingQueue" -> LinkedBlockingQueueChan::new;
             default -> throw new IllegalArgumentException("unknown impl: " + impl);
         };
     }

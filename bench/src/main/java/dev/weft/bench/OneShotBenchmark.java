@@ -34,13 +34,7 @@ public class OneShotBenchmark extends WeftBenchmark {
     @Setup
     public void setup() {
         kotlin = impl.equals("kotlin");
-        factory = switch (impl) {
-            case "kotlin" -> null;
-            case "weft" -> c -> new Chan.WeftChan(new dev.weft.channels.Channel<>(c));
-            case "jox", "jox111" -> JoxFactory.forImpl(impl)::chan;
-            case "ArrayBlockingQueue" -> Chan.ArrayBlockingQueueChan::new;
-            default -> throw new IllegalArgumentException("unknown impl: " + impl);
-        };
+        factory = kotlin ? null : Chan.factory(impl);
     }
 
     /**
