@@ -30,7 +30,7 @@ MAIN = ["Rendezvous", "Buffered", "RequestReply", "Select", "Chained", "Parallel
 NOISY = {"NoisyRendezvous": "Rendezvous", "NoisyBuffered": "Buffered", "NoisyPairFloor": "PairFloor",
          "NoisyCellFloor": "CellFloor"}
 LATENCY = ["RendezvousLatency", "BufferedLatency"]
-FLOORS = ["PairFloor", "CellFloor", "RingFloor", "ChainFloor", "CellPathFloor"]
+FLOORS = ["PairFloor", "CellFloor", "RingFloor", "ChainFloor", "CellPathFloor", "FanInFloor"]
 PEERS = ["jox", "jox111", "kotlin"]
 JDK = ["SynchronousQueue", "LinkedTransferQueue", "Exchanger", "ArrayBlockingQueue", "LinkedBlockingQueue"]
 HIDDEN = {("channelCount", "10000"), ("pairs", "10000")}
@@ -105,6 +105,14 @@ def floor_for(table, cls, params):
         rings = [(label, r) for label, r in rings if r and r.forks]
         if rings:
             return min(rings, key=lambda lr: lr[1].median)
+    if cls == "Contention" and p.get("shape", "").endswith("x1"):
+        # the fan-in reference of the same shape, with the better of its two wait policies
+        boxes = [(f"fan-in {p.get('shape')} ({'park at once' if spins == '0' else 'spin'})",
+                  table.get(("FanInFloor", (("depth", "2"), ("shape", p.get("shape")), ("spins", spins))), {})
+                  .get("floor"))
+                 for spins in ("0", "200")]
+        boxes = [(label, r) for label, r in boxes if r and r.forks]
+        return min(boxes, key=lambda lr: lr[1].median) if boxes else (None, None)
     if cls in ("Rendezvous", "Buffered", "Select", "PlatformRendezvous", "PlatformBuffered"):
         threads = "platform" if cls.startswith("Platform") else "virtual"
         key = ("PairFloor", (("spins", "200"), ("threads", threads)))
@@ -176,6 +184,11 @@ def floors_table(table, out):
         elif key[0] == "CellPathFloor":
             what = (f"the atomics of a cell channel's buffered path, one thread, buffer of {p.get('capacity')}, "
                     f"path {p.get('path')} (CellPathFloor: a reference, not a proven bound; ns per value)")
+        elif key[0] == "FanInFloor":
+            what = (f"fan-in {p.get('shape')}: virtual producers, one mailbox of {p.get('depth')} values each, "
+                    "one virtual consumer, "
+                    + ("park at once" if p.get("spins") == "0" else f"{p.get('spins')} spins, then park")
+                    + " (FanInFloor: a reference, not a proven bound; ns per value)")
         elif key[0] == "PairFloor":
             what = (f"pair handoff, {p.get('threads')} threads, "
                     + ("park at once" if p.get("spins") == "0" else f"{p.get('spins')} spins, then park")
