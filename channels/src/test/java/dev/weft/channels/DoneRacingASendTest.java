@@ -1,6 +1,7 @@
 package dev.weft.channels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -66,5 +67,7 @@ class DoneRacingASendTest {
         }
         System.out.println("DoneRacingASendTest: " + refused + " of " + n + " sends came after done()");
         assertEquals(0, lost, "channels whose send and receives disagree; first: " + first);
+        assertTrue(refused > 0 && refused < n, "the race never went both ways: " + refused + " of " + n
+                + " sends came after done()");
     }
 }
