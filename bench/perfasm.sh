@@ -17,13 +17,15 @@ shift
 lib=/usr/lib/x86_64-linux-gnu/libhsdis.so.0
 [ -e "$lib" ] || { echo "perfasm.sh: $lib is missing (apt-get install libhsdis0-fcml)" >&2; exit 1; }
 command -v perf > /dev/null || { echo "perfasm.sh: perf is missing" >&2; exit 1; }
+[ -e "$JAR" ] || { echo "perfasm.sh: $JAR is missing (build it: ./mvnw -pl bench -am package -DskipTests)" >&2; exit 1; }
 dir="$BENCH_DIR/target/hsdis"
-if [ ! -e "$dir/hsdis-amd64.so" ]; then
+if [ ! -e "$dir/hsdis-amd64.so" ] || [ "$BENCH_DIR/perfasm/hsdis-shim.c" -nt "$dir/hsdis-amd64.so" ]; then
   mkdir -p "$dir"
   gcc -shared -fPIC -O2 -o "$dir/hsdis-amd64.so" "$BENCH_DIR/perfasm/hsdis-shim.c" "$lib" \
     -Wl,-rpath,"$(dirname "$lib")"
 fi
 find_java
 LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-  "$JAVA" -jar "$JAR" "$@" -prof 'perfasm:events=cpu-clock;top=4' > "$out" 2>&1
+  "$JAVA" -jar "$JAR" "$@" -prof 'perfasm:events=cpu-clock;top=4' > "$out" 2>&1 \
+  || { echo "perfasm.sh: JMH failed, see $out" >&2; exit 1; }
 echo "perfasm.sh: wrote $out"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The standard profile: the scenarios of the performance issue for weft, every peer (jox 1.0.1 and
-# 1.1.1, kotlinx.coroutines, the JDK queues) and the floors, sized to give trustworthy ratios in
+# 1.1.1, kotlinx.coroutines, the JDK queues; not jox 1.0.1 in the contention shapes) and the floors, sized to give trustworthy ratios in
 # at most 30 minutes on 2 cores. Writes one JMH JSON file per run to bench/results/standard/, then
 # a Markdown table (medians of fork means, ratios weft/best peer and weft/floor with 95% bootstrap
 # intervals over forks, noisy-neighbour slowdowns, latency percentiles) to bench/results/standard.md
@@ -41,14 +41,15 @@
 #     costs; with -prof gc its bytes are the channel's footprint. Capacity 16 only by hand (the same
 #     bytes; in the profile at 4e4d122 1.2x the time of capacity 1, 1.0x in alternating runs).
 #
-# Estimated duration, from the iteration settings (--plan computes it): about 39 minutes, counting
+# Estimated duration, from the iteration settings (--plan computes it): about 38 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
 # 0.5 s on platform threads, 0.3 s for 10,000 channels). Build not included. The estimate is
 # cautious: the profile at 871b32d ran in 23 minutes against an estimate of 32, the one at 4e4d122
 # (with OneShot at capacities 1 and 16, and 4 warm-up iterations in group uncontended) in 31
 # against 40, which is why OneShot runs capacity 1 only and that group warms up 3 times. Stop 35
 # lengthened the contention group (see above) and paid for it with a fork less for latency and
-# uncontended and two CellPathFloor paths less; these settings have not run in full yet.
+# uncontended and two CellPathFloor paths less; with these settings the profile at 3413553 ran in
+# 30 minutes against an estimate of 38.
 #
 # The machine check: before the first run the script reads the load average and samples /proc/stat
 # (lib.sh machine_check); when another process is busy it refuses to run (exit 3) unless --force.

@@ -9,7 +9,8 @@ of the fork means (stats.py). It prints:
   with 95% bootstrap intervals over forks, weft's fork range and its allocation per value;
 - the floors (pair handoff parking at once or spinning first, on virtual and platform threads;
   the rendezvous of weft's cell design reduced (a reference); the ring of the buffered pair; the 10k chain;
-  the atomics of the buffered path alone, for Uncontended);
+  the atomics of the buffered path alone, for Uncontended; the fan-in mailboxes, for Contention
+  16x1 and 256x1 at capacity 16);
 - the noisy-neighbour slowdown of each implementation against its quiet figure, with intervals;
 - the latency percentiles (p50, p99, p99.9 of a receive: medians over forks of each fork's).
 A meta.txt beside the JSON (written by standard.sh: commit, JDK, machine checks) heads the report;
@@ -95,7 +96,8 @@ def ratio_cell(a, b):
 def floor_for(table, cls, params):
     """The floor a scenario is measured against, or None: for Buffered the cheaper wait policy of
     the blocking ring of its capacity (when measured), the spinning pair handoff for the other
-    single-pair scenarios (on the same kind of thread), the 10k chain for Chained at capacity 0."""
+    single-pair scenarios (on the same kind of thread), the 10k chain for Chained at capacity 0,
+    the fan-in mailboxes (FanInFloor, depth 2: sized for capacity 16) for fan-in contention at 16."""
     p = dict(params)
     if cls == "Buffered":
         # the cheapest blocking ring of the same capacity, with the better of its two wait policies
@@ -105,7 +107,7 @@ def floor_for(table, cls, params):
         rings = [(label, r) for label, r in rings if r and r.forks]
         if rings:
             return min(rings, key=lambda lr: lr[1].median)
-    if cls == "Contention" and p.get("shape", "").endswith("x1"):
+    if cls == "Contention" and p.get("shape", "").endswith("x1") and p.get("capacity") == "16":
         # the fan-in reference of the same shape, with the better of its two wait policies
         boxes = [(f"fan-in {p.get('shape')} ({'park at once' if spins == '0' else 'spin'})",
                   table.get(("FanInFloor", (("depth", "2"), ("shape", p.get("shape")), ("spins", spins))), {})

@@ -10,15 +10,19 @@ import java.util.concurrent.locks.LockSupport;
  * mailboxes in turn and empties every one that holds values. No atomic read-modify-write anywhere, no close, no select, no
  * order between producers. A producer whose mailbox is full and a consumer that finds every mailbox
  * empty call {@link Thread#onSpinWait()} up to {@code spins} times, then set their waiting flag,
- * look once more and park; the other side unparks a waiting party after its own write (each side
- * writes its own field, then reads the other's, so no wake-up is lost).
+ * look once more and park; the other side, after its own write, clears a flag it finds set and
+ * unparks that party (each side sets its flag before it looks again, and the other writes its
+ * count before it reads the flag, so one of them sees the other: no wake-up is lost; a permit left
+ * over only costs one more look).
  *
- * <p>Not a proven bound: a channel of capacity {@code c} has one queue of {@code c} values for all
- * producers, plus the value of each sender waiting for room; with a depth of 2 this holds as many
- * values in flight as a channel of 16 with 16 producers (32), and more than one with 256 (512
- * against 272). What it shows is what the blocking itself costs
- * when {@code producers} virtual threads outnumber two carriers: every value whose producer found
- * its mailbox full costs that producer a park, an unpark by the consumer and a remount.
+ * <p>Not a proven bound. Counted as values the consumer can take without any producer running, a
+ * depth of 2 holds as many as a full channel of 16 with 16 waiting senders (16 buffered plus each
+ * waiting sender's value in its cell: 32), and more than one with 256 (512 against 272). The work
+ * per value differs: here a producer parks once per 2 values, where a full channel lets one waiting
+ * sender in per value taken, and that sender blocks again on its next send; and a channel's one
+ * queue lets the consumer take from whichever sender came. What it shows is what the blocking itself costs
+ * when {@code producers} virtual threads outnumber two carriers: a producer that finds its mailbox
+ * full costs a park, an unpark by the consumer and a remount.
  */
 final class FanInFloor {
     private final Mailbox[] boxes;
