@@ -79,7 +79,7 @@ final class FanInFloor {
             } else {
                 box.producerWaiting = true; // then look again before parking
                 if (p - box.taken == depth) {
-                    park(this);
+                    Floors.park(this);
                 }
                 box.producerWaiting = false;
             }
@@ -124,7 +124,7 @@ final class FanInFloor {
             } else {
                 consumerWaiting.set = true; // then look at every mailbox again before parking
                 if (!anyFull()) {
-                    park(this);
+                    Floors.park(this);
                 }
                 consumerWaiting.set = false;
                 spun = 0;
@@ -140,13 +140,6 @@ final class FanInFloor {
             }
         }
         return false;
-    }
-
-    private static void park(Object blocker) throws InterruptedException {
-        LockSupport.park(blocker);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
     }
 
     /** One producer's mailbox, on its own cache lines (128-byte padding on both sides). */

@@ -72,7 +72,7 @@ final class RingFloor {
                 } else {
                     counters.producerWaiting = true; // then read head again before parking
                     if (t - (headSeen = counters.head) == capacity) {
-                        park(this);
+                        Floors.park(this);
                     }
                     counters.producerWaiting = false;
                 }
@@ -98,7 +98,7 @@ final class RingFloor {
                 } else {
                     counters.consumerWaiting = true;
                     if (h == (tailSeen = counters.tail)) {
-                        park(this);
+                        Floors.park(this);
                     }
                     counters.consumerWaiting = false;
                 }
@@ -112,13 +112,6 @@ final class RingFloor {
             LockSupport.unpark(producer);
         }
         return v;
-    }
-
-    private static void park(Object blocker) throws InterruptedException {
-        LockSupport.park(blocker);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
     }
 
     /** The shared fields, each on its own cache lines (128-byte padding against the prefetcher). */
