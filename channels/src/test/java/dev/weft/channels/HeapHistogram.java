@@ -20,14 +20,18 @@ import java.util.Map;
 final class HeapHistogram {
     /** Bytes per class name. */
     private final Map<String, Long> bytes;
+    /** Live instances per class name. */
+    private final Map<String, Long> instances;
 
-    private HeapHistogram(Map<String, Long> bytes) {
+    private HeapHistogram(Map<String, Long> bytes, Map<String, Long> instances) {
         this.bytes = bytes;
+        this.instances = instances;
     }
 
     /** Runs a full GC and takes the histogram; {@code null} if the JVM cannot. */
     static HeapHistogram take() {
         Map<String, Long> bytes = new HashMap<>();
+        Map<String, Long> instances = new HashMap<>();
         try {
             Object server = Class.forName("java.lang.management.ManagementFactory")
                     .getMethod("getPlatformMBeanServer")
@@ -42,16 +46,22 @@ final class HeapHistogram {
                 String[] f = line.trim().split("\\s+");
                 if (f.length >= 4 && f[0].endsWith(":")) {
                     bytes.merge(f[3], Long.parseLong(f[2]), Long::sum);
+                    instances.merge(f[3], Long.parseLong(f[1]), Long::sum);
                 }
             }
         } catch (Exception | LinkageError e) {
             return null;
         }
-        return bytes.isEmpty() ? null : new HeapHistogram(bytes);
+        return bytes.isEmpty() ? null : new HeapHistogram(bytes, instances);
     }
 
     private static boolean isFiller(String className) {
         return className.startsWith("jdk.internal.vm.Filler") || className.startsWith("[Ljdk.internal.vm.Filler");
+    }
+
+    /** Live instances of the class named {@code className} (its binary name). */
+    long instancesOf(String className) {
+        return instances.getOrDefault(className, 0L);
     }
 
     /** Bytes of live objects, without the GC's filler objects. */

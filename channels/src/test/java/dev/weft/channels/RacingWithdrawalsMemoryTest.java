@@ -1,0 +1,83 @@
+package dev.weft.channels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.channels.internal.SegmentWatch;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Receivers that give up their cells while other receivers move the channel's pointers, measured
+ * the way the GC sees it. Two platform threads call {@code tryReceive} with a timeout of 1 ns on
+ * an idle channel, so each one installs itself in a cell and withdraws from it (the segment counts
+ * a cleaned cell) while the other one moves the receive pointer onto and off the same segments
+ * (the segment counts pointers, in the same word). Nothing is sent meanwhile, so the send pointer
+ * stays on the first segment and every segment after it is reachable from it until it is unlinked
+ * (a sender would walk over the withdrawn cells and take the segments with it).
+ *
+ * <p>Every withdrawn segment between the pointers must be unlinked. A lost update of that word
+ * (stop 34's mutation m06: {@code decPointers} as a read and a write) keeps a fully withdrawn
+ * segment linked for good, so afterwards the class histogram of the live heap (a full GC) holds
+ * more segments than an idle channel may keep. {@link SegmentCountsRaceTest} checks the word
+ * itself in lockstep; this test checks what a user would see, without asking the channel.
+ */
+@Tag("memory")
+@Timeout(120)
+class RacingWithdrawalsMemoryTest {
+    static final int PER_THREAD = Integer.getInteger("weft.test.racingWithdrawals", 400_000);
+    static final String SEGMENT = Segment.class.getName();
+
+    @ParameterizedTest
+    @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "SIXTEEN", "UNLIMITED"})
+    void withdrawnSegmentsAreUnlinkedWhileOtherReceiversMoveThePointers(Capacity capacity) throws Exception {
+        HeapHistogram before = HeapHistogram.take();
+        assertNotNull(before, "this JVM cannot take a class histogram");
+        Channel<Integer> ch = capacity.newChannel();
+        SegmentWatch watch = new SegmentWatch(ch, capacity + " channel");
+        AtomicBoolean running = new AtomicBoolean(true);
+        Duration timeout = Duration.ofNanos(1);
+        FirstRaces.Workers workers = new FirstRaces.Workers(ThreadKind.PLATFORM, 2, t -> {
+            for (int i = 1; i <= PER_THREAD; i++) {
+                if (ch.tryReceive(timeout) != null) {
+                    throw new AssertionError("received from an idle channel");
+                }
+            }
+        });
+        Thread sampler = Thread.ofPlatform().start(() -> {
+            while (running.get()) {
+                watch.sample();
+                Thread.onSpinWait();
+            }
+        });
+        try {
+            workers.join(Duration.ofSeconds(100), ch::dumpCells);
+        } finally {
+            running.set(false);
+            sampler.join();
+        }
+        HeapHistogram after = HeapHistogram.take();
+        long segments = after.instancesOf(SEGMENT) - before.instancesOf(SEGMENT);
+        int bound = ch.idleSegmentBound();
+        assertTrue(segments <= bound, capacity + " channel after " + 2 * PER_THREAD + " racing withdrawals: "
+                + segments + " more segments alive after a full GC than before, at most " + bound
+                + " expected (segment size " + Channel.segmentSize() + "; watched: " + watch.watched()
+                + ", reachable along next: " + ch.reachableSegments() + ")");
+        watch.assertCollected("after " + 2 * PER_THREAD + " racing withdrawals");
+
+        if (capacity.isRendezvous()) {
+            assertFalse(ch.trySend(-1), "a withdrawn receiver took a value");
+        } else {
+            assertTrue(ch.trySend(-1));
+            assertEquals(-1, ch.tryReceive(), "a withdrawn receiver took a value");
+        }
+        assertNull(ch.tryReceive());
+    }
+}
