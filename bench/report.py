@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from stats import fork_means, impl_label, median  # noqa: E402
 
 CLASS_ORDER = ["Rendezvous", "Buffered", "Select", "Chained", "Parallel", "Uncontended", "OneShot", "Contention", "PairFloor",
-               "ChainFloor",
+               "ChainFloor", "ParallelFloor",
                "PlatformRendezvous", "PlatformBuffered", "NoisyRendezvous", "NoisyBuffered",
                "RendezvousLatency", "BufferedLatency"]
 IMPL_ORDER = ["weft", "jox", "jox111", "kotlin", "go", "SynchronousQueue", "LinkedTransferQueue", "Exchanger",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The standard profile: the scenarios of the performance issue for weft, every peer (jox 1.0.1 and
-# 1.1.1, kotlinx.coroutines, the JDK queues; not jox 1.0.1 in the contention shapes) and the floors, sized to give trustworthy ratios in
+# 1.1.1, kotlinx.coroutines, the JDK queues; not jox 1.0.1 in the many-channel and contention
+# shapes) and the floors, sized to give trustworthy ratios in
 # at most 30 minutes on 2 cores. Writes one JMH JSON file per run to bench/results/standard/, then
 # a Markdown table (medians of fork means, ratios weft/best peer and weft/floor with 95% bootstrap
 # intervals over forks, noisy-neighbour slowdowns, latency percentiles) to bench/results/standard.md
@@ -20,13 +21,16 @@
 #     pair floors (virtual threads, park at once and 200 spins), the ring floor of Buffered 16
 #     (RingFloor: park at once and 200 spins), the cell reference of Rendezvous (CellFloor: weft's
 #     design reduced, 2,000 spins). Their fork means are bimodal.
-#   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, pair floors
-#     on platform threads.
+#   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, the pair
+#     floor on platform threads (200 spins; parking at once costs about 7 us there, no floor).
 #   noisy (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 beside a CPU-burning platform thread,
 #     and the virtual pair floors and the cell reference beside it (what the floors lose to the noise).
 #   latency (2 forks, sample mode, 2 x 500 ms + 3 x 1 s): p50/p99/p99.9 of a receive, rendezvous and
 #     buffered 16 (no kotlin: see LatencyBenchmark).
-#   many (2 forks, 2 + 3 x 500 ms): Chained and Parallel 10k at capacity 0, 16, 100; the chain floor.
+#   many (2 forks, 2 + 3 x 1 s; jox 1.1.1, not 1.0.1): Chained and Parallel 10k at capacity 0, 16,
+#     100; the chain and parallel floors (ChainFloor, ParallelFloor with handoff links: the first
+#     side to come parks, the second unparks it; the one-token slots cost more, by hand only).
+#     Longer than before stop 36: kotlinx gets faster there for seconds (docs/PERFORMANCE.md).
 #   contention (2 forks, 3 + 3 x 1 s; jox 1.1.1, not 1.0.1): the five contention shapes at capacity
 #     16; beside the fan-in shapes (16x1, 256x1) their reference (FanInFloor: a mailbox of 2 values
 #     per producer, park at once and 200 spins). Longer than the other groups because kotlinx's
@@ -41,7 +45,7 @@
 #     costs; with -prof gc its bytes are the channel's footprint. Capacity 16 only by hand (the same
 #     bytes; in the profile at 4e4d122 1.2x the time of capacity 1, 1.0x in alternating runs).
 #
-# Estimated duration, from the iteration settings (--plan computes it): about 38 minutes, counting
+# Estimated duration, from the iteration settings (--plan computes it): about 39 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
 # 0.5 s on platform threads, 0.3 s for 10,000 channels). Build not included. The estimate is
 # cautious: the profile at 871b32d ran in 23 minutes against an estimate of 32, the one at 4e4d122
@@ -49,7 +53,8 @@
 # against 40, which is why OneShot runs capacity 1 only and that group warms up 3 times. Stop 35
 # lengthened the contention group (see above) and paid for it with a fork less for latency and
 # uncontended and two CellPathFloor paths less; with these settings the profile at 3413553 ran in
-# 30 minutes against an estimate of 38.
+# 30 minutes against an estimate of 38. Stop 36 lengthened the many group and paid for it with jox
+# 1.0.1 out of that group and the platform pair floor's park at once.
 #
 # The machine check: before the first run the script reads the load average and samples /proc/stat
 # (lib.sh machine_check); when another process is busy it refuses to run (exit 3) unless --force.
@@ -81,16 +86,16 @@ done
 # Iteration settings: warm-up iterations, warm-up ms, measured iterations, measured ms, forks,
 # and the estimated ms an iteration runs past its time (half an invocation).
 declare -A WI=([single]=3 [platform]=2 [noisy]=2 [latency]=2 [many]=2 [contention]=3 [uncontended]=3)
-declare -A WMS=([single]=500 [platform]=500 [noisy]=500 [latency]=500 [many]=500 [contention]=1000 [uncontended]=500)
+declare -A WMS=([single]=500 [platform]=500 [noisy]=500 [latency]=500 [many]=1000 [contention]=1000 [uncontended]=500)
 declare -A IT=([single]=5 [platform]=3 [noisy]=3 [latency]=3 [many]=3 [contention]=3 [uncontended]=3)
-declare -A RMS=([single]=500 [platform]=500 [noisy]=500 [latency]=1000 [many]=500 [contention]=1000 [uncontended]=500)
+declare -A RMS=([single]=500 [platform]=500 [noisy]=500 [latency]=1000 [many]=1000 [contention]=1000 [uncontended]=500)
 declare -A FORKS=([single]=5 [platform]=3 [noisy]=3 [latency]=2 [many]=2 [contention]=2 [uncontended]=2)
 declare -A OVER=([single]=50 [platform]=500 [noisy]=50 [latency]=0 [many]=300 [contention]=20 [uncontended]=0)
 STARTUP_MS=1500
 
 RDV=weft,jox,jox111,kotlin,SynchronousQueue,LinkedTransferQueue,Exchanger
 BUF=weft,jox,jox111,kotlin,ArrayBlockingQueue,LinkedBlockingQueue
-MANY=weft,jox,jox111,kotlin,jdk
+MANY=weft,jox111,kotlin,jdk
 # name | group | JMH arguments (an anchored class regex and its parameters)
 RUNS=(
   "rendezvous|single|\.RendezvousBenchmark\. -p impl=$RDV"
@@ -102,7 +107,7 @@ RUNS=(
   "floor-cell|single|\.CellFloorBenchmark\. -p spins=2000"
   "platform-rendezvous|platform|\.PlatformRendezvousBenchmark\. -p impl=$RDV"
   "platform-buffered16|platform|\.PlatformBufferedBenchmark\. -p capacity=16 -p impl=$BUF"
-  "floor-pair-platform|platform|\.PairFloorBenchmark\. -p threads=platform -p spins=0,200"
+  "floor-pair-platform|platform|\.PairFloorBenchmark\. -p threads=platform -p spins=200"
   "noisy-rendezvous|noisy|\.NoisyRendezvousBenchmark\. -p impl=$RDV"
   "noisy-buffered16|noisy|\.NoisyBufferedBenchmark\. -p capacity=16 -p impl=$BUF"
   "noisy-floor-pair|noisy|\.NoisyPairFloorBenchmark\. -p threads=virtual -p spins=0,200"
@@ -111,7 +116,8 @@ RUNS=(
   "latency-buffered16|latency|\.BufferedLatencyBenchmark\. -p impl=weft,jox,jox111,ArrayBlockingQueue,LinkedBlockingQueue"
   "chained|many|\.ChainedBenchmark\. -p channelCount=10000 -p capacity=0,16,100 -p impl=$MANY"
   "parallel|many|\.ParallelBenchmark\. -p pairs=10000 -p capacity=0,16,100 -p impl=$MANY"
-  "floor-chain|many|\.ChainFloorBenchmark\. -p channelCount=10000"
+  "floor-chain|many|\.ChainFloorBenchmark\. -p channelCount=10000 -p link=handoff"
+  "floor-parallel|many|\.ParallelFloorBenchmark\. -p pairs=10000 -p link=handoff -p spins=0"
   "uncontended|uncontended|\.UncontendedBenchmark\. -p capacity=16,100 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
   "oneshot|uncontended|\.OneShotBenchmark\. -p capacity=1 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
   "floor-cellpath|uncontended|\.CellPathFloorBenchmark\. -p capacity=16,100 -p path=mark,counted,kotlinx"

@@ -31,7 +31,10 @@ MAIN = ["Rendezvous", "Buffered", "RequestReply", "Select", "Chained", "Parallel
 NOISY = {"NoisyRendezvous": "Rendezvous", "NoisyBuffered": "Buffered", "NoisyPairFloor": "PairFloor",
          "NoisyCellFloor": "CellFloor"}
 LATENCY = ["RendezvousLatency", "BufferedLatency"]
-FLOORS = ["PairFloor", "CellFloor", "RingFloor", "ChainFloor", "CellPathFloor", "FanInFloor"]
+# The link kinds of ChainFloor and ParallelFloor.
+LINKS = {"slot": "one-token slots, a park on each side per token",
+         "handoff": "handoffs, a park on the first side to come per token"}
+FLOORS = ["PairFloor", "CellFloor", "RingFloor", "ChainFloor", "ParallelFloor", "CellPathFloor", "FanInFloor"]
 PEERS = ["jox", "jox111", "kotlin"]
 JDK = ["SynchronousQueue", "LinkedTransferQueue", "Exchanger", "ArrayBlockingQueue", "LinkedBlockingQueue"]
 HIDDEN = {("channelCount", "10000"), ("pairs", "10000")}
@@ -115,6 +118,19 @@ def floor_for(table, cls, params):
                  for spins in ("0", "200")]
         boxes = [(label, r) for label, r in boxes if r and r.forks]
         return min(boxes, key=lambda lr: lr[1].median) if boxes else (None, None)
+    if cls in ("Chained", "Parallel") and p.get("capacity") == "0":
+        # the cheaper of the two link kinds (one-token slot, handoff) in the same shape
+        if cls == "Chained":
+            keys = [(f"chain ({link})", ("ChainFloor", (("channelCount", p.get("channelCount", "10000")),
+                                                        ("link", link)))) for link in ("slot", "handoff")]
+            # profiles before the link parameter ran the slot only
+            keys.append(("chain (slot)", ("ChainFloor", (("channelCount", p.get("channelCount", "10000")),))))
+        else:
+            keys = [(f"parallel ({link})", ("ParallelFloor", (("link", link), ("pairs", p.get("pairs", "10000")),
+                                                              ("spins", "0")))) for link in ("slot", "handoff")]
+        links = [(label, table.get(key, {}).get("floor")) for label, key in keys]
+        links = [(label, r) for label, r in links if r and r.forks]
+        return min(links, key=lambda lr: lr[1].median) if links else (None, None)
     if cls in ("Rendezvous", "Buffered", "Select", "PlatformRendezvous", "PlatformBuffered"):
         threads = "platform" if cls.startswith("Platform") else "virtual"
         key = ("PairFloor", (("spins", "200"), ("threads", threads)))
@@ -122,9 +138,6 @@ def floor_for(table, cls, params):
     elif cls == "Uncontended":
         key = ("CellPathFloor", (("capacity", p.get("capacity")), ("path", "mark")))
         label = "weft's atomics"
-    elif cls == "Chained" and p.get("capacity") == "0":
-        key = ("ChainFloor", (("channelCount", p.get("channelCount", "10000")),))
-        label = "chain"
     else:
         return None, None
     r = table.get(key, {}).get("floor")
@@ -195,8 +208,12 @@ def floors_table(table, out):
             what = (f"pair handoff, {p.get('threads')} threads, "
                     + ("park at once" if p.get("spins") == "0" else f"{p.get('spins')} spins, then park")
                     + " (ns per handoff)")
+        elif key[0] == "ParallelFloor":
+            what = (f"{p.get('pairs')} independent links ({LINKS.get(p.get('link'), p.get('link'))}), a virtual putter "
+                    "and taker each, park at once (ns per token)")
         else:
-            what = f"chain of {p.get('channelCount')} virtual threads, park/unpark (ns per hop)"
+            what = (f"chain of {p.get('channelCount')} virtual threads, links: "
+                    f"{LINKS[p.get('link', 'slot')]}, park at once (ns per hop)")
         rng = f"{num(min(r.forks))}–{num(max(r.forks))}" if r.forks else "–"
         out.write(f"| {what} | {num(r.median)} | {rng} | {len(r.forks)} |\n")
 

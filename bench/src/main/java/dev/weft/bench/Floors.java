@@ -1,5 +1,6 @@
 package dev.weft.bench;
 
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -53,40 +54,39 @@ final class Floors {
     }
 
     /**
-     * A chain of {@code links} virtual threads, each with a one-token slot, in the shape of the
-     * chained scenario at capacity 0: a source puts {@code tokens} tokens into the first slot, each
-     * link takes a token from its slot and puts it into the next link's slot, a sink empties the
-     * last. Putting waits until the slot is empty, taking until it is full; both park at once (there
-     * are far more threads than carriers) and unpark the other side after changing the slot. Every
-     * token makes {@code links} hops.
+     * A chain of {@code links} virtual threads in the shape of the chained scenario at capacity 0:
+     * a source passes {@code tokens} tokens into the first link, each thread takes a token from its
+     * link and passes it into the next one, a sink takes them out of the last. Every token makes
+     * {@code links} hops. Each link is a one-token {@link Slot} or a {@link Handoff} ({@code
+     * handoff}); both park at once (there are far more threads than carriers).
      */
-    static void chain(int links, int tokens) throws Exception {
-        Slot[] slots = new Slot[links];
+    static void chain(int links, int tokens, boolean handoff) throws Exception {
+        Link[] link = new Link[links];
         for (int i = 0; i < links; i++) {
-            slots[i] = new Slot();
+            link[i] = handoff ? new Handoff() : new Slot(0);
         }
         VThreads vt = new VThreads(links + 1);
         Thread[] threads = new Thread[links + 1];
-        // threads[i] puts into slots[i] (the source is threads[0]) and takes from slots[i - 1].
+        // threads[i] puts into link[i] (the source is threads[0]) and takes from link[i - 1].
         threads[0] = vt.prepare(() -> {
             for (int t = 0; t < tokens; t++) {
-                put(slots[0], threads[1]);
+                link[0].put(threads[1]);
             }
         });
         for (int i = 1; i < links; i++) {
-            Slot in = slots[i - 1];
-            Slot out = slots[i];
+            Link in = link[i - 1];
+            Link out = link[i];
             int self = i;
             threads[i] = vt.prepare(() -> {
                 for (int t = 0; t < tokens; t++) {
-                    take(in, threads[self - 1]);
-                    put(out, threads[self + 1]);
+                    in.take(threads[self - 1]);
+                    out.put(threads[self + 1]);
                 }
             });
         }
         threads[links] = vt.prepare(() -> {
             for (int t = 0; t < tokens; t++) {
-                take(slots[links - 1], threads[links - 1]);
+                link[links - 1].take(threads[links - 1]);
             }
         });
         for (Thread t : threads) {
@@ -95,20 +95,34 @@ final class Floors {
         vt.join();
     }
 
-    private static void put(Slot slot, Thread taker) throws InterruptedException {
-        while (slot.full) {
-            park(slot);
+    /**
+     * {@code pairs} independent links, each with its own putting and taking virtual thread, in the
+     * shape of the parallel scenario at capacity 0: every putter puts {@code tokens} tokens into its
+     * link and every taker takes them out. Each link is a {@link Handoff} ({@code handoff}) or a
+     * one-token {@link Slot} whose waiting side first calls {@link Thread#onSpinWait()} up to {@code
+     * spins} times, then parks (0: it parks at once, as in {@link #chain}).
+     */
+    static void parallel(int pairs, int tokens, int spins, boolean handoff) throws Exception {
+        VThreads vt = new VThreads(2 * pairs);
+        Thread[] threads = new Thread[2 * pairs];
+        for (int p = 0; p < pairs; p++) {
+            Link link = handoff ? new Handoff() : new Slot(spins);
+            int putter = 2 * p;
+            threads[putter] = vt.prepare(() -> {
+                for (int t = 0; t < tokens; t++) {
+                    link.put(threads[putter + 1]);
+                }
+            });
+            threads[putter + 1] = vt.prepare(() -> {
+                for (int t = 0; t < tokens; t++) {
+                    link.take(threads[putter]);
+                }
+            });
         }
-        slot.full = true;
-        LockSupport.unpark(taker);
-    }
-
-    private static void take(Slot slot, Thread putter) throws InterruptedException {
-        while (!slot.full) {
-            park(slot);
+        for (Thread t : threads) {
+            t.start();
         }
-        slot.full = false;
-        LockSupport.unpark(putter);
+        vt.join();
     }
 
     /** Parks on {@code blocker}; throws if the thread was interrupted. */
@@ -124,8 +138,89 @@ final class Floors {
         volatile int owner;
     }
 
-    /** A link's one-token mailbox. */
-    static final class Slot {
+    /** One link of {@link #chain} or {@link #parallel}, between one putting and one taking thread. */
+    abstract static class Link {
+        /** Called by the putter: passes a token to {@code taker}. */
+        abstract void put(Thread taker) throws InterruptedException;
+
+        /** Called by the taker: takes a token from {@code putter}. */
+        abstract void take(Thread putter) throws InterruptedException;
+    }
+
+    /**
+     * A one-token mailbox: putting waits until it is empty, taking until it is full; the waiting
+     * side spins up to {@code spins} times, then parks, and each side unparks the other after
+     * changing the slot. The putter runs one token ahead, so in a crowd each token costs a park
+     * on each side.
+     */
+    static final class Slot extends Link {
+        private final int spins;
         volatile boolean full;
+
+        Slot(int spins) {
+            this.spins = spins;
+        }
+
+        @Override
+        void put(Thread taker) throws InterruptedException {
+            for (int s = spins; full; ) {
+                s = spinOrPark(s, this);
+            }
+            full = true;
+            LockSupport.unpark(taker);
+        }
+
+        @Override
+        void take(Thread putter) throws InterruptedException {
+            for (int s = spins; !full; ) {
+                s = spinOrPark(s, this);
+            }
+            full = false;
+            LockSupport.unpark(putter);
+        }
+    }
+
+    /** One {@link Thread#onSpinWait()} while {@code s > 0}, else a park; returns the spins left. */
+    private static int spinOrPark(int s, Object blocker) throws InterruptedException {
+        if (s > 0) {
+            Thread.onSpinWait();
+            return s - 1;
+        }
+        park(blocker);
+        return 0;
+    }
+
+    /**
+     * A rendezvous of its two threads with nothing but one reference: whichever arrives first
+     * registers itself with a CAS and parks until the other one clears it; the second clears it
+     * and unparks the first. So in a crowd each token costs one park, on the side that came
+     * first (as in a rendezvous channel, where a waiting partner is completed directly), and one
+     * CAS per side.
+     */
+    static final class Handoff extends Link {
+        private final AtomicReference<Thread> waiting = new AtomicReference<>();
+
+        @Override
+        void put(Thread taker) throws InterruptedException {
+            meet();
+        }
+
+        @Override
+        void take(Thread putter) throws InterruptedException {
+            meet();
+        }
+
+        private void meet() throws InterruptedException {
+            Thread me = Thread.currentThread();
+            if (waiting.compareAndSet(null, me)) {
+                while (waiting.get() == me) {
+                    park(this);
+                }
+            } else {
+                Thread first = waiting.get(); // the other side, which registered first
+                waiting.set(null);
+                LockSupport.unpark(first);
+            }
+        }
     }
 }
