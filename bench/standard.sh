@@ -22,7 +22,7 @@
 #     (RingFloor: park at once and 200 spins), the cell reference of Rendezvous (CellFloor: weft's
 #     design reduced, 2,000 spins). Their fork means are bimodal.
 #   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, the pair
-#     floor on platform threads (200 spins; parking at once costs about 7 us there, no floor).
+#     floor on platform threads (200 spins; parking at once cost 7-25 us there in the profiles).
 #   noisy (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 beside a CPU-burning platform thread,
 #     and the virtual pair floors and the cell reference beside it (what the floors lose to the noise).
 #   latency (2 forks, sample mode, 2 x 500 ms + 3 x 1 s): p50/p99/p99.9 of a receive, rendezvous and

@@ -99,7 +99,8 @@ def ratio_cell(a, b):
 def floor_for(table, cls, params):
     """The floor a scenario is measured against, or None: for Buffered the cheaper wait policy of
     the blocking ring of its capacity (when measured), the spinning pair handoff for the other
-    single-pair scenarios (on the same kind of thread), the 10k chain for Chained at capacity 0,
+    single-pair scenarios (on the same kind of thread), the cheaper link kind of the 10k chain and of
+    the 10k independent links for Chained and Parallel at capacity 0 (ChainFloor, ParallelFloor),
     the fan-in mailboxes (FanInFloor, depth 2: sized for capacity 16) for fan-in contention at 16."""
     p = dict(params)
     if cls == "Buffered":
@@ -210,10 +211,12 @@ def floors_table(table, out):
                     + " (ns per handoff)")
         elif key[0] == "ParallelFloor":
             what = (f"{p.get('pairs')} independent links ({LINKS.get(p.get('link'), p.get('link'))}), a virtual putter "
-                    "and taker each, park at once (ns per token)")
+                    "and taker each, "
+                    + ("park at once" if p.get("spins", "0") == "0" else f"{p.get('spins')} spins, then park")
+                    + " (ns per token)")
         else:
             what = (f"chain of {p.get('channelCount')} virtual threads, links: "
-                    f"{LINKS[p.get('link', 'slot')]}, park at once (ns per hop)")
+                    f"{LINKS.get(p.get('link', 'slot'), p.get('link'))}, park at once (ns per hop)")
         rng = f"{num(min(r.forks))}–{num(max(r.forks))}" if r.forks else "–"
         out.write(f"| {what} | {num(r.median)} | {rng} | {len(r.forks)} |\n")
 

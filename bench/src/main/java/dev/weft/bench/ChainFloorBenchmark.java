@@ -23,6 +23,6 @@ public class ChainFloorBenchmark extends WeftBenchmark {
     @Benchmark
     @OperationsPerInvocation(ManyChannelsBenchmark.OPS)
     public void chain() throws Exception {
-        Floors.chain(channelCount, ManyChannelsBenchmark.OPS / channelCount, link.equals("handoff"));
+        Floors.chain(channelCount, ManyChannelsBenchmark.OPS / channelCount, Floors.isHandoff(link));
     }
 }

@@ -138,6 +138,20 @@ final class Floors {
         volatile int owner;
     }
 
+    /**
+     * Whether the link kind {@code link} names the {@link Handoff} ({@code handoff}) rather than the
+     * {@link Slot} ({@code slot}).
+     *
+     * @throws IllegalArgumentException for any other name
+     */
+    static boolean isHandoff(String link) {
+        return switch (link) {
+            case "handoff" -> true;
+            case "slot" -> false;
+            default -> throw new IllegalArgumentException("link: slot or handoff, not " + link);
+        };
+    }
+
     /** One link of {@link #chain} or {@link #parallel}, between one putting and one taking thread. */
     abstract static class Link {
         /** Called by the putter: passes a token to {@code taker}. */

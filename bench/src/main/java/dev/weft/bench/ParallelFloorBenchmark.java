@@ -12,7 +12,7 @@ import org.openjdk.jmh.annotations.Param;
  * the score is ns per token. Starting the threads is part of the invocation, as there.
  */
 public class ParallelFloorBenchmark extends WeftBenchmark {
-    /** Independent slots, each with a putting and a taking virtual thread. */
+    /** Independent links, each with a putting and a taking virtual thread. */
     @Param({"10000"})
     public int pairs;
 
@@ -24,10 +24,10 @@ public class ParallelFloorBenchmark extends WeftBenchmark {
     @Param({"0"})
     public int spins;
 
-    /** Moves {@value ManyChannelsBenchmark#OPS} tokens through {@link #pairs} slots. */
+    /** Moves {@value ManyChannelsBenchmark#OPS} tokens through {@link #pairs} links. */
     @Benchmark
     @OperationsPerInvocation(ManyChannelsBenchmark.OPS)
     public void parallel() throws Exception {
-        Floors.parallel(pairs, ManyChannelsBenchmark.OPS / pairs, spins, link.equals("handoff"));
+        Floors.parallel(pairs, ManyChannelsBenchmark.OPS / pairs, spins, Floors.isHandoff(link));
     }
 }
