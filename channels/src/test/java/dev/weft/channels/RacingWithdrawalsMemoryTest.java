@@ -61,17 +61,13 @@ class RacingWithdrawalsMemoryTest {
     @EnumSource(value = Capacity.class, names = {"RENDEZVOUS", "ONE"})
     void withdrawnSegmentsAreUnlinkedWhileOtherSendersMoveThePointers(Capacity capacity) throws Exception {
         Channel<Integer> ch = capacity.newChannel();
-        for (int k = 0; k < capacity.buffer(); k++) {
-            ch.send(k);
-        }
+        SelectChecks.fill(ch, capacity);
         race(ch, capacity + " channel, senders", ch::lvSenders, () -> {
             if (ch.trySend(-2, TIMEOUT)) {
                 throw new AssertionError("sent to a channel without receivers and room");
             }
         });
-        for (int k = 0; k < capacity.buffer(); k++) {
-            assertEquals(k, ch.receive());
-        }
+        SelectChecks.drainFilled(ch, capacity);
         assertNull(ch.tryReceive(), "a withdrawn sender delivered a value");
     }
 
