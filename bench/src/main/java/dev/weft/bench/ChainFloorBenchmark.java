@@ -6,11 +6,10 @@ import org.openjdk.jmh.annotations.Param;
 
 /**
  * The floor of {@link ChainedBenchmark} at capacity 0: the same chain of {@code channelCount} links
- * and virtual threads, each link a one-token slot or a handoff, with {@code
- * LockSupport.park}/{@code unpark} instead of a channel (see {@link Floors#chain}). A reference,
- * not a proven bound. Each invocation
- * moves tokens {@value ManyChannelsBenchmark#OPS} hops in all, like the chained scenario; the score
- * is ns per hop. Starting the threads is part of the invocation, as there.
+ * and virtual threads, each link a one-token slot or a handoff, with {@code LockSupport.park}/{@code
+ * unpark} instead of a channel (see {@link Floors#chain}). A reference, not a proven bound. Each
+ * invocation moves tokens {@value ManyChannelsBenchmark#OPS} hops in all, like the chained
+ * scenario; the score is ns per hop. Starting the threads is part of the invocation, as there.
  */
 public class ChainFloorBenchmark extends WeftBenchmark {
     @Param({"10000"})

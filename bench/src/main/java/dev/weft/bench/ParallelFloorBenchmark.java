@@ -7,9 +7,10 @@ import org.openjdk.jmh.annotations.Param;
 /**
  * The floor of {@link ParallelBenchmark} at capacity 0: the same {@code pairs} independent pairs of
  * virtual threads, each pair handing tokens over through a one-token slot or a handoff with {@code
- * LockSupport.park}/{@code unpark} instead of a channel (see {@link Floors#parallel}). A reference, not a proven bound. Each
- * invocation moves {@value ManyChannelsBenchmark#OPS} tokens in all, like the parallel scenario;
- * the score is ns per token. Starting the threads is part of the invocation, as there.
+ * LockSupport.park}/{@code unpark} instead of a channel (see {@link Floors#parallel}). A reference,
+ * not a proven bound. Each invocation moves {@value ManyChannelsBenchmark#OPS} tokens in all, like
+ * the parallel scenario; the score is ns per token. Starting the threads is part of the invocation,
+ * as there.
  */
 public class ParallelFloorBenchmark extends WeftBenchmark {
     /** Independent links, each with a putting and a taking virtual thread. */

@@ -55,7 +55,7 @@ class ChannelMemoryTest {
     }
 
     /** After the run the channel still works, and none of the withdrawn waiters comes back. */
-    private static void assertStillWorks(Channel<Integer> ch, Capacity capacity) throws Exception {
+    static void assertStillWorks(Channel<Integer> ch, Capacity capacity) throws Exception {
         if (capacity.isRendezvous()) {
             assertFalse(ch.trySend(-5), "a withdrawn receiver took a value");
         } else {
