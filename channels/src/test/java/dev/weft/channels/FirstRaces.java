@@ -201,19 +201,20 @@ final class FirstRaces {
          */
         void join(Duration patience, Supplier<String> state) throws InterruptedException {
             long deadline = System.nanoTime() + patience.toNanos();
+            List<Thread> alive = new ArrayList<>();
             for (Thread t : threads) {
-                long left = deadline - System.nanoTime();
-                if (left > 0) {
-                    t.join(Duration.ofNanos(left));
+                // the result of join, not isAlive(): join reports a thread whose state is
+                // TERMINATED at once, while isAlive() can still be true for a moment (a worker
+                // that had finished was reported as a hang, state TERMINATED, in a CI run)
+                if (!t.join(Duration.ofNanos(Math.max(deadline - System.nanoTime(), 1L)))) {
+                    alive.add(t);
                 }
             }
             StringBuilder hung = new StringBuilder();
-            for (Thread t : threads) {
-                if (t.isAlive()) {
-                    hung.append(t).append(" state ").append(t.getState()).append(" blocker ")
-                            .append(java.util.concurrent.locks.LockSupport.getBlocker(t)).append('\n')
-                            .append(Forked.stack(t)).append('\n');
-                }
+            for (Thread t : alive) {
+                hung.append(t).append(" state ").append(t.getState()).append(" blocker ")
+                        .append(java.util.concurrent.locks.LockSupport.getBlocker(t)).append('\n')
+                        .append(Forked.stack(t)).append('\n');
             }
             if (hung.length() > 0) {
                 String s = state.get();
