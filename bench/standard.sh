@@ -16,16 +16,16 @@
 #   bench/standard_report.py DIR      the tables again from the JSON
 #
 # Runs (forks x warm-up/measured iterations; every score ns per value, per handoff or per hop):
-#   single (5 forks, 3 x 500 ms + 5 x 500 ms, -prof gc): Rendezvous, Buffered 16, Request-reply over
+#   single (5 forks, 3 x 500 ms + 4 x 500 ms, -prof gc): Rendezvous, Buffered 16, Request-reply over
 #     two channels of 16 (no kotlin), Select 2 clauses,
 #     pair floors (virtual threads, park at once and 200 spins), the ring floor of Buffered 16
 #     (RingFloor: park at once and 200 spins), the cell reference of Rendezvous (CellFloor: weft's
 #     design reduced, 2,000 spins). Their fork means are bimodal.
-#   platform (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, the pair
+#   platform (3 forks, 1 + 3 x 500 ms): Rendezvous and Buffered 16 on platform threads, the pair
 #     floor on platform threads (200 spins; parking at once cost 7-25 us there in the profiles).
 #   noisy (3 forks, 2 + 3 x 500 ms): Rendezvous and Buffered 16 beside a CPU-burning platform thread,
 #     and the virtual pair floors and the cell reference beside it (what the floors lose to the noise).
-#   latency (2 forks, sample mode, 2 x 500 ms + 3 x 1 s): p50/p99/p99.9 of a receive, rendezvous and
+#   latency (2 forks, sample mode, 2 x 500 ms + 2 x 1 s): p50/p99/p99.9 of a receive, rendezvous and
 #     buffered 16 (no kotlin: see LatencyBenchmark).
 #   many (2 forks, 2 + 3 x 1 s; jox 1.1.1, not 1.0.1): Chained and Parallel 10k at capacity 0, 16,
 #     100; the chain and parallel floors (ChainFloor, ParallelFloor with handoff links: the first
@@ -36,16 +36,16 @@
 #     per producer, park at once and 200 spins). Longer than the other groups because kotlinx's
 #     scores there drift up for seconds and weft's down (1 + 2 x 500 ms measured kotlinx's
 #     first, faster seconds: see docs/PERFORMANCE.md, stop 35).
-#   uncontended (2 forks, 3 + 3 x 500 ms): one thread sends 16 values into a buffered channel of 16
+#   uncontended (2 forks, 2 + 3 x 500 ms): one thread sends 16 values into a buffered channel of 16
 #     or 100 and receives them (UncontendedBenchmark): the per-value cost without any waiting.
 #     Beside it the same with the atomics of a cell channel's path alone (CellPathFloor: weft's
 #     mark, a completed count instead, kotlinx's; the paths counters and expand by hand).
-#   oneshot (2 forks, 3 + 3 x 500 ms): create a channel of capacity 1, send one value into it and
+#   oneshot (2 forks, 2 + 3 x 500 ms): create a channel of capacity 1, send one value into it and
 #     receive it, on one thread (OneShotBenchmark): what a reply channel or a short-lived mailbox
 #     costs; with -prof gc its bytes are the channel's footprint. Capacity 16 only by hand (the same
 #     bytes; in the profile at 4e4d122 1.2x the time of capacity 1, 1.0x in alternating runs).
 #
-# Estimated duration, from the iteration settings (--plan computes it): about 39 minutes, counting
+# Estimated duration, from the iteration settings (--plan computes it): about 37 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
 # 0.5 s on platform threads, 0.3 s for 10,000 channels). Build not included. The estimate is
 # cautious: the profile at 871b32d ran in 23 minutes against an estimate of 32, the one at 4e4d122
@@ -54,7 +54,9 @@
 # lengthened the contention group (see above) and paid for it with a fork less for latency and
 # uncontended and two CellPathFloor paths less; with these settings the profile at 3413553 ran in
 # 30 minutes against an estimate of 38. Stop 36 lengthened the many group and paid for it with jox
-# 1.0.1 out of that group and the platform pair floor's park at once.
+# 1.0.1 out of that group and the platform pair floor's park at once; still, the profile at 3731231
+# ran in 31 minutes against an estimate of 39. Stop 37 took a measured iteration from group single
+# and from latency, a warm-up from platform and from uncontended (est. 37 min).
 #
 # The machine check: before the first run the script reads the load average and samples /proc/stat
 # (lib.sh machine_check); when another process is busy it refuses to run (exit 3) unless --force.
@@ -85,9 +87,9 @@ done
 
 # Iteration settings: warm-up iterations, warm-up ms, measured iterations, measured ms, forks,
 # and the estimated ms an iteration runs past its time (half an invocation).
-declare -A WI=([single]=3 [platform]=2 [noisy]=2 [latency]=2 [many]=2 [contention]=3 [uncontended]=3)
+declare -A WI=([single]=3 [platform]=1 [noisy]=2 [latency]=2 [many]=2 [contention]=3 [uncontended]=2)
 declare -A WMS=([single]=500 [platform]=500 [noisy]=500 [latency]=500 [many]=1000 [contention]=1000 [uncontended]=500)
-declare -A IT=([single]=5 [platform]=3 [noisy]=3 [latency]=3 [many]=3 [contention]=3 [uncontended]=3)
+declare -A IT=([single]=4 [platform]=3 [noisy]=3 [latency]=2 [many]=3 [contention]=3 [uncontended]=3)
 declare -A RMS=([single]=500 [platform]=500 [noisy]=500 [latency]=1000 [many]=1000 [contention]=1000 [uncontended]=500)
 declare -A FORKS=([single]=5 [platform]=3 [noisy]=3 [latency]=2 [many]=2 [contention]=2 [uncontended]=2)
 declare -A OVER=([single]=50 [platform]=500 [noisy]=50 [latency]=0 [many]=300 [contention]=20 [uncontended]=0)

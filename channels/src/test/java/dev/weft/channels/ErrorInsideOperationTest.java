@@ -387,8 +387,7 @@ class ErrorInsideOperationTest {
         Faults.probe = null;
 
         sGate.release();
-        s.thread().join(PATIENCE);
-        if (!s.isDone()) {
+        if (!s.thread().join(PATIENCE)) {
             fail("the select whose send was refused (accounting threw) was never asked to register it"
                     + " again: it still waits after " + PATIENCE + "; stack:\n" + Forked.stack(s.thread()));
         }

@@ -120,8 +120,12 @@ final class Forked<T> {
         return interruptedAtEnd;
     }
 
+    /**
+     * Whether the thread has finished. Its state, not {@code isAlive()}: a platform thread's state
+     * turns TERMINATED (and {@code join(Duration)} returns true) a moment before isAlive() turns false.
+     */
     boolean isDone() {
-        return !thread.isAlive();
+        return thread.getState() == Thread.State.TERMINATED;
     }
 
     /** Waits until the thread is parked (WAITING or TIMED_WAITING); fails if it finishes instead. */
