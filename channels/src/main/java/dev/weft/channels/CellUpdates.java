@@ -205,6 +205,7 @@ final class CellUpdates {
                     }
                 } else if (seg.casState(i, st, st == IN_BUFFER ? new Cells.WaiterEB(waiter) : waiter)) {
                     // over IN_BUFFER: the buffer end already passed this cell (rare; see WaiterEB)
+                    Faults.at(Faults.RECEIVE_INSTALLED);
                     BufferExpansion.expandBuffer(ch);
                     return Result.INSTALLED;
                 }

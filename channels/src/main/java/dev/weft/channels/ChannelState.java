@@ -99,7 +99,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       concurrent sender took it): its read of the closed bits after it found room ({@link
  *       #closedForLateTrySend}); if they are set it withdraws from its cell and reports the close.
  *       A try-send that claimed within its room and meets a waiting receiver takes effect with it
- *       at its claim: that receiver had claimed the cell before the try-send read the room. One
+ *       at its claim, which came after that receiver's: in a rendezvous channel the room is the
+ *       receiver count the try-send read, and in a buffered channel a receiver waits only in a
+ *       cell that no sender had claimed when it read the sender count. One
  *       that claimed beyond its room and meets a waiting receiver: its read of the closed bits
  *       before its CAS (that receiver may have come after the claim, since a rendezvous receive
  *       installs itself without reading the sender count, see {@link #installsAtOnce}); if they
@@ -338,10 +340,11 @@ abstract class ChannelState extends ChannelCounters {
     }
 
     /**
-     * For a try-send, before it claims a cell: the cells below the returned bound had room (below
-     * the buffer end) or a receiver on its way (below the receiver count) when it was read, so a
-     * try-send that then claims such a cell takes effect at its claim, open (its FAA returned no
-     * closed bit) and with room; {@code Long.MAX_VALUE} for an unlimited channel. The caller reads
+     * For a try-send, before it claims a cell: the cells below the returned bound had room or a
+     * receiver on its way when it was read, so a try-send that then claims such a cell takes
+     * effect at its claim, open (its FAA returned no closed bit) and with room; {@code
+     * Long.MAX_VALUE} for an unlimited channel. Room is the buffer end, or the receiver count plus
+     * the capacity ({@link #bufferOrRendezvous} says why), whichever is further. The caller reads
      * the sender count {@code s0} first: when {@code s0 >= bound}, then at the moment the receiver
      * count is read there was neither room nor a receiver for the next cell (senders only grows,
      * and the buffer end read later is at least its value then), and the try-send fails there.
@@ -351,7 +354,7 @@ abstract class ChannelState extends ChannelCounters {
             return Long.MAX_VALUE;
         }
         long r = lvReceiverCount();
-        return capacity > 0 ? Math.max(r, lvBufferEnd()) : r;
+        return capacity > 0 ? Math.max(r + capacity, lvBufferEnd()) : r;
     }
 
     /**
@@ -360,9 +363,31 @@ abstract class ChannelState extends ChannelCounters {
      * ask: it installs itself, see {@link #installsAtOnce}.) Only receivers that came before an error count
      * ({@link #receiversLimit}): the sender read no error before it got here, so its send
      * linearizes before the error, and then it may only complete with a partner from before it.
+     *
+     * <p>The cell is within the buffer when it is below the buffer end, or below the receiver
+     * count plus the capacity. Each receive counted moves the buffer end by one cell that can hold
+     * a value, but after it counted itself: a receive that waits installs itself first, and a
+     * receiver that gives its cell up marks it first. Until that move, only the receiver count
+     * shows the room it makes. A sender that met a select's receive registration still registering
+     * refuses it (the select registers again), and that receive is then as if it never came, so
+     * its cell's room must be there for the sender's next cell at once (stop 37's failing {@code
+     * SelectInterruptTest}; {@code TrySendBesideRegisteringSelectTest}). The receives that count
+     * themselves and move no buffer end take no room either: one whose cell is dead for its sender
+     * too (INTERRUPTED_SEND, a removed segment, a cell the error sweep closed), which that sender
+     * counted as well and skips; one counted after an error (not in the limit); one that found the
+     * channel done with no sender for its cell, which is at or above the final sender count, so
+     * no sender's cell is beyond it. So the values that no receiver owns never exceed the capacity
+     * (an outside review in stop 38 went through each path). An {@link Error} thrown between a
+     * receive's install and its move loses that move (the buffer end stays one cell short for
+     * good), which this count makes up for. kotlinx.coroutines' {@code BufferedChannel} counts room
+     * the same way.
      */
     final boolean bufferOrRendezvous(long s) {
-        return capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd()) || s < receiversLimit();
+        if (capacity == UNLIMITED) {
+            return true;
+        }
+        long limit = receiversLimit();
+        return s < limit || (capacity > 0 && (s < limit + capacity || s < lvBufferEnd()));
     }
 
     /**

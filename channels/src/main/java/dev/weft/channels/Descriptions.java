@@ -28,7 +28,7 @@ final class Descriptions {
         StringBuilder sb = ch.appendIdentity(new StringBuilder(128));
         boolean closed = (w & CLOSED_BIT) != 0;
         sb.append(", ").append(!closed ? "open" : (w & ERROR_BIT) != 0 ? "error" : "done");
-        long end = capacity == UNLIMITED ? Long.MAX_VALUE : capacity > 0 ? ch.lvBufferEnd() : r;
+        long end = capacity == UNLIMITED ? Long.MAX_VALUE : capacity > 0 ? Math.max(ch.lvBufferEnd(), r + capacity) : r;
         if (capacity != 0 && !(closed && (w & ERROR_BIT) != 0)) {
             sb.append(", buffered ~").append(Math.max(0L, Math.min(s, end) - r));
         }

@@ -40,6 +40,12 @@ final class Faults {
      * take the room or the receiver it saw.
      */
     static final String TRY_SEND_CHECKED = "try.send.checked";
+    /**
+     * A receive of a buffered channel (a waiting thread, or a select's registration) has installed
+     * itself in its cell and not yet moved the buffer end for its claim: the receiver count
+     * already counts it, the buffer end does not yet.
+     */
+    static final String RECEIVE_INSTALLED = "receive.installed";
     /** A plain or select receive has claimed its cell and not yet updated it. */
     static final String RECEIVE_CLAIMED = "receive.claimed";
     /** A receiver has read BUFFERED in its cell and not yet stored DONE ({@code takeBuffered}). */

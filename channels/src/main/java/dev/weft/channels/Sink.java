@@ -53,15 +53,14 @@ public interface Sink<T> extends CloseableChannel {
      * space. Never blocks (see {@link CloseableChannel} for the only, bounded, spins); a select that
      * is still registering in the cell it claims is not waited for: its registration is refused
      * and the select registers again. Like jox's and kotlinx's, it is not linearizable under
-     * contention. It may fail although space is being freed at that moment: a concurrent receive
-     * took a value, or started waiting (a select's receive clause that it refused while the select
-     * was still registering, say), and has not yet moved the buffer end. And it counts a concurrent send that
-     * has claimed its place but not yet completed as occupying the buffer (that send may then
-     * still fail, for example when a receiver gives up waiting for it), while a concurrent
-     * {@link Source#tryReceive()} may not see that send's value yet. It does not fail because a
-     * concurrent receive gave its own cell up without taking a value: in a buffered channel that
-     * receive moves the buffer end on before the cell's sender goes on (a select registration that
-     * this send refused is the case above: its buffer-end move may still be on its way).
+     * contention in one way: it counts a concurrent send that has claimed its place but not yet
+     * completed as occupying the buffer, while a concurrent {@link Source#tryReceive()} may not see
+     * that send's value yet; and if that send then fails or withdraws (a receiver gave up waiting
+     * for it, or it was interrupted or timed out while waiting), its place counts as occupied
+     * until a receive moves the buffer end past it. It does not fail because of a concurrent
+     * receive: a receive that took a value, started waiting (also a select's receive clause that
+     * this send refused while the select was still registering) or gave its own cell up makes room
+     * from the moment it counted itself, before it moves the buffer end.
      *
      * <p>Around a concurrent close it takes effect inside its call. If the place it claims had
      * room, or a receiver that had already claimed it, when it checked, it takes effect at its

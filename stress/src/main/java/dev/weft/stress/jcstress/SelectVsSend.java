@@ -22,13 +22,14 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * is dead, and the {@code trySend} that finds it there (racing the withdrawal) must treat it as
  * dead and fail: succeeding would hand 1 to nobody (the forbidden "22, 1, 1").
  *
- * <p>{@code b.trySend(2)} may fail spuriously (seen once in CI on 2026-11-26, jcstress with tiny
- * segments, in a run of 55d557c; the same logic was there before that commit): the select's receive
- * registration in {@code b}'s cell 0 is visible before the select moves {@code b}'s buffer end for
- * it, the try-send refuses the still-registering select there, and at its next cell it finds the
- * buffer end not yet moved, so no room. That is the spurious failure {@code Sink.trySend}
- * documents (a concurrent receive that has not yet moved the buffer end). A blocking send would
- * wait there and be moved into the buffer by that expansion.
+ * <p>{@code b.trySend(2)} must not fail: {@code b} is empty. Until stop 38 this test accepted
+ * "11, 0, 1, 0" as a spurious failure (seen once in CI on 2026-11-26, jcstress with tiny
+ * segments): the select's receive registration in {@code b}'s cell 0 is visible before the select
+ * moves {@code b}'s buffer end for it, the try-send refused the still-registering select there
+ * and, at its next cell, found the buffer end not yet moved, so no room. A refused registration is
+ * as if it never came, so that was a bug (it made {@code SelectInterruptTest} flaky); a sender
+ * now counts the room of a receive from its count on, and the outcome is forbidden
+ * ({@code TrySendBesideRegisteringSelectTest} replays it).
  *
  * <p>Result: (select: 11 = 1 from a, 22 = 2 from b, b.trySend, a.trySend, arbiter a.trySend +
  * b.tryReceive).
@@ -37,10 +38,6 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(id = "22, 1, 0, 0", expect = ACCEPTABLE, desc = "select took 2 from b; a's registration was dead")
 @Outcome(id = "11, 1, 1, 2", expect = ACCEPTABLE_INTERESTING,
         desc = "select registered in a but not yet in b when 2 was buffered; a.trySend completed it, 2 stays in b")
-@Outcome(id = "11, 0, 1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "b.trySend met the select still registering in b's cell 0, refused it, and found no room at cell 1 because"
-                + " the select had not yet moved b's buffer end for its receive: the documented spurious failure of"
-                + " trySend under contention (Sink.trySend); a.trySend then completed the select")
 @State
 public class SelectVsSend {
     final Channel<Integer> a = Channel.newRendezvousChannel();

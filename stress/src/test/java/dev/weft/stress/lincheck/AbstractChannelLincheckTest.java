@@ -19,15 +19,17 @@ import org.junit.jupiter.api.Test;
  * ErrorVsTryReceiveLincheckTest} and {@link IsClosedForReceiveLincheckTest}.
  *
  * <p>Buffered channels are checked with {@link RelaxedTryOpsVerifier}: a try-operation that failed
- * while another thread's send or receive overlapped it may have failed spuriously (documented on
- * {@code Sink.trySend} and {@code Source.tryReceive}, as in jox). The strict spec fails on that
- * alone, e.g. on capacity 1 after {@code trySend(2)}: thread 1's {@code tryReceive()} takes 2 (its
- * CAS) and is switched out before it moves the buffer end; thread 2's {@code tryReceive()} then
- * finds nothing (correct) and, after it, thread 3's {@code trySend(3)} reports "full" on a channel
- * that is empty in every linearization. On capacity 2, a {@code trySend} claims the last free cell,
- * is refused by a concurrent {@code done()} (its segment did not exist yet), and a concurrent
- * {@code trySend} that saw the cell claimed reported "full". Both are that documented relaxation,
- * not close bugs. The unlimited channel is checked strictly.
+ * while another thread's send overlapped it may have failed spuriously (documented on {@code
+ * Sink.trySend} and {@code Source.tryReceive}, as in jox). On capacity 2, for example, a {@code
+ * trySend} claims the last free cell, is refused by a concurrent {@code done()} (its segment did
+ * not exist yet), and a concurrent {@code trySend} that saw the cell claimed reported "full". A
+ * concurrent receive excused a "full" as well until stop 38, and so this test could not see a
+ * bug: on capacity 1 after {@code trySend(2)}, thread 1's {@code tryReceive()} takes 2 (its CAS)
+ * and is switched out before it moves the buffer end; thread 2's {@code tryReceive()} then finds
+ * nothing (correct) and, after it, thread 3's {@code trySend(3)} reported "full" on a channel that
+ * is empty in every linearization. Senders now count the room a counted receive makes before its
+ * buffer-end move, and without the receive's excuse the model check of capacity 1 finds that
+ * interleaving on the code before the fix. The unlimited channel is checked strictly.
  */
 public abstract class AbstractChannelLincheckTest {
     /** Read by the test methods; Lincheck creates a new instance (and channel) per scenario. */

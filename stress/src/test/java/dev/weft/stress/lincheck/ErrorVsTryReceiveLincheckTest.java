@@ -11,15 +11,15 @@ import org.junit.jupiter.api.Test;
  * Lincheck: {@code error()} with trySend and tryReceive on a capacity-1 channel, against {@link
  * ChannelSpec.Buffered1} (error discards the buffered value) with the documented try-operation
  * relaxation ({@link RelaxedTryOpsVerifier}: a try-operation that failed while another thread's
- * send or receive overlapped it may have failed spuriously; a concurrent close never excuses a
- * failure).
+ * send overlapped it may have failed spuriously; a concurrent close never excuses a failure).
  *
  * <p>History: this test used to be excluded from the default build for "a tryReceive racing error()
  * returns nothing with a value buffered". Re-run on a0d3073 with the strict spec, the model
  * checker's failure was not about the error at all: after {@code trySend(2)}, thread 1's {@code
  * tryReceive()} takes 2 and is switched out before it moves the buffer end; thread 2's {@code
- * tryReceive()} then returns "empty" (correct) and its {@code trySend(3)} returns "full" (the
- * documented spurious failure). With that relaxation modelled, the test runs in the default build
+ * tryReceive()} then returns "empty" (correct) and its {@code trySend(3)} returns "full" (then
+ * taken for a documented spurious failure; a bug, fixed in stop 38, and no longer excused by the
+ * verifier). With that relaxation modelled, the test runs in the default build
  * and, on a0d3073, finds a real bug (issue 8, Bug 2): after {@code trySend(2)}, thread 2's {@code
  * error()} sets the error bits and its sweep is switched out just before it discards cell 0;
  * thread 1's {@code trySend(2)} returns "error", and its {@code tryReceive()} then returns 2, the

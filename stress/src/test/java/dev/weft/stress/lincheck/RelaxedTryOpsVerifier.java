@@ -17,12 +17,12 @@ import org.jetbrains.lincheck.datastructures.verifier.Verifier;
  * Linearizability with the documented relaxation of the try-operations (as in jox: "may fail even
  * when space is available, due to contention"; see {@code Sink.trySend} and {@code
  * Source.tryReceive}): a try-operation that failed while it was concurrent with another thread's
- * operation on the buffer may have failed spuriously. Everything else is checked strictly.
+ * send may have failed spuriously. Everything else is checked strictly.
  *
  * <p>Precisely: in the parallel part, a {@code trySend} that returned {@code "full"} and overlaps
- * (in real time, by Lincheck's happens-before clocks) a {@code trySend} or a receive of another
- * thread, and a receive ({@code tryReceive}/{@code tryReceiveOrClosed}) that returned {@code
- * "empty"} and overlaps a {@code trySend} of another thread, are checked against the spec's {@code
+ * (in real time, by Lincheck's happens-before clocks) a {@code trySend} of another thread, and a
+ * receive ({@code tryReceive}/{@code tryReceiveOrClosed}) that returned {@code "empty"} and
+ * overlaps a {@code trySend} of another thread, are checked against the spec's {@code
  * trySendFailed}/{@code tryReceiveFailed}: no effect on the channel, and the failure must still be
  * "not closed" ({@code "full"}/{@code "empty"} is wrong once the close is linearized before it).
  * Failed try-operations in the sequential parts, or with no contender, stay strict. The result is
@@ -52,8 +52,10 @@ public final class RelaxedTryOpsVerifier implements Verifier {
                 Actor a = threads.get(t).get(k);
                 String name = a.getMethod().getName();
                 Object value = results.get(t).get(k).getResult() instanceof ValueResult v ? v.getValue() : null;
+                // a concurrent receive never excuses a full: it makes room from its count on (stop
+                // 38; before, the verifier excused it, and so missed that bug)
                 if (name.equals("trySend") && "full".equals(value)
-                        && contended(threads, results, t, k, n -> n.equals("trySend") || RECEIVES.contains(n))) {
+                        && contended(threads, results, t, k, n -> n.equals("trySend"))) {
                     a = new Actor(specMethod("trySendFailed", int.class), a.getArguments());
                 } else if (RECEIVES.contains(name) && "empty".equals(value)
                         && contended(threads, results, t, k, n -> n.equals("trySend"))) {
