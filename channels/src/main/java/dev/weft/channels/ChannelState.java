@@ -383,11 +383,10 @@ abstract class ChannelState extends ChannelCounters {
      * the same way.
      */
     final boolean bufferOrRendezvous(long s) {
-        if (capacity == UNLIMITED) {
-            return true;
+        if (capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd())) {
+            return true; // the buffer end first: when it says yes, the receivers' line is not read
         }
-        long limit = receiversLimit();
-        return s < limit || (capacity > 0 && (s < limit + capacity || s < lvBufferEnd()));
+        return s < receiversLimit() + capacity;
     }
 
     /**
