@@ -267,7 +267,9 @@ final class CellUpdates {
      * send's value yet; see Sink.trySend). A sender that moved on instead could complete at its
      * next cell, and a receive take its value, with the slot still missing and held by nobody
      * (TrySendAfterReceiverGaveUpTest). Everyone else reads the transient state as the final
-     * one.
+     * one. Since stop 38 senders also count the receiver count plus the capacity as room ({@link
+     * ChannelState#bufferOrRendezvous}), which by itself gives a sender that moved on its slot at
+     * the next cell; the wait is kept, costing no more than the move it waits for.
      *
      * <p>The wait ends like one on CLAIMED (see {@link Waiting#backoff}): the move never waits for
      * a sender, a registering select or a park, and it never yields ({@code mayYield} false), so a

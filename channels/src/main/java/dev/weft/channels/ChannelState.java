@@ -364,23 +364,16 @@ abstract class ChannelState extends ChannelCounters {
      * ({@link #receiversLimit}): the sender read no error before it got here, so its send
      * linearizes before the error, and then it may only complete with a partner from before it.
      *
-     * <p>The cell is within the buffer when it is below the buffer end, or below the receiver
-     * count plus the capacity. Each receive counted moves the buffer end by one cell that can hold
-     * a value, but after it counted itself: a receive that waits installs itself first, and a
-     * receiver that gives its cell up marks it first. Until that move, only the receiver count
-     * shows the room it makes. A sender that met a select's receive registration still registering
-     * refuses it (the select registers again), and that receive is then as if it never came, so
-     * its cell's room must be there for the sender's next cell at once (stop 37's failing {@code
-     * SelectInterruptTest}; {@code TrySendBesideRegisteringSelectTest}). The receives that count
-     * themselves and move no buffer end take no room either: one whose cell is dead for its sender
-     * too (INTERRUPTED_SEND, a removed segment, a cell the error sweep closed), which that sender
-     * counted as well and skips; one counted after an error (not in the limit); one that found the
-     * channel done with no sender for its cell, which is at or above the final sender count, so
-     * no sender's cell is beyond it. So the values that no receiver owns never exceed the capacity
-     * (an outside review in stop 38 went through each path). An {@link Error} thrown between a
-     * receive's install and its move loses that move (the buffer end stays one cell short for
-     * good), which this count makes up for. kotlinx.coroutines' {@code BufferedChannel} counts room
-     * the same way.
+     * <p>The cell is within the buffer below the buffer end, or below the receiver count plus
+     * the capacity: a receive counts itself (its FAA) before it moves the buffer end (after its
+     * install, its take, or giving its cell up), and a select's receive registration that a
+     * sender refused while the select was still registering is as if it never came, so its room
+     * must be there at once ({@code TrySendBesideRegisteringSelectTest}). A receive that counts
+     * itself and moves no buffer end takes no room: its cell is dead for its sender too, which
+     * skips it; or it came after an error (not in the limit); or it found the channel done with
+     * no sender for its cell, above every sender's cell. An {@link Error} between a receive's
+     * install and its move leaves the buffer end one short for good; this count makes up for it.
+     * kotlinx.coroutines' {@code BufferedChannel} counts room the same way.
      */
     final boolean bufferOrRendezvous(long s) {
         if (capacity == UNLIMITED || (capacity > 0 && s < lvBufferEnd())) {

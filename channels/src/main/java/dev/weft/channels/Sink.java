@@ -55,9 +55,9 @@ public interface Sink<T> extends CloseableChannel {
      * and the select registers again. Like jox's and kotlinx's, it is not linearizable under
      * contention in one way: it counts a concurrent send that has claimed its place but not yet
      * completed as occupying the buffer, while a concurrent {@link Source#tryReceive()} may not see
-     * that send's value yet; and if that send then fails or withdraws (a receiver gave up waiting
-     * for it, or it was interrupted or timed out while waiting), its place counts as occupied
-     * until a receive moves the buffer end past it. It does not fail because of a concurrent
+     * that send's value yet; and if that send then fails or withdraws (a try-send that found no
+     * room after all, a receiver gave up waiting for it, or it was interrupted or timed out while
+     * waiting), its place counts as occupied until a receive moves the buffer end past it. It does not fail because of a concurrent
      * receive: a receive that took a value, started waiting (also a select's receive clause that
      * this send refused while the select was still registering) or gave its own cell up makes room
      * from the moment it counted itself, before it moves the buffer end.

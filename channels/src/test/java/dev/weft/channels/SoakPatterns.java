@@ -306,7 +306,8 @@ final class SoakPatterns {
     /**
      * (e) {@code trySend} and {@code tryReceive} churn on two threads until {@code n} values went
      * through: a producer that keeps at most 64 values in flight and a consumer. Both fail often
-     * (empty, full, or spuriously under contention). On a rendezvous channel a try-operation only
+     * (empty, full, or, a receive, beside a send in flight), but a try-send into a buffer whose
+     * values were all received must succeed. On a rendezvous channel a try-operation only
      * meets a waiting partner, so every other receive there is {@code tryReceive(50 µs)}.
      */
     static final class TryChurn extends Soak {
@@ -352,11 +353,19 @@ final class SoakPatterns {
         void run(int n) throws Exception {
             stop = false;
             int first = next;
+            boolean rendezvous = ch.capacity() == 0;
             Consumer producer = new Consumer(() -> {
                 int seq = first;
                 int fails = 0;
                 while (!stop) {
-                    if (seq - received.get() < 64 && ch.trySend(seq)) {
+                    long taken = received.get();
+                    boolean sent = seq - taken < 64 && ch.trySend(seq);
+                    // every value sent was received, and only receives run beside this one
+                    // producer, so a buffered channel has room (Sink.trySend; stop 38)
+                    if (!sent && !rendezvous && seq == taken) {
+                        check(false, "trySend failed on an empty buffer: " + ch);
+                    }
+                    if (sent) {
                         seq++;
                         fails = 0;
                     } else {
@@ -364,7 +373,6 @@ final class SoakPatterns {
                     }
                 }
             });
-            boolean rendezvous = ch.capacity() == 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
             attempts = 0;
             int fails = 0;

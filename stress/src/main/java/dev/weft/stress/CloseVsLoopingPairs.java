@@ -121,6 +121,12 @@ public final class CloseVsLoopingPairs {
             return (error ? "more values received than sent: " : "values lost or duplicated after done(): ")
                     + "sent " + s + ", received " + r;
         }
+        if (error && capacity >= 0 && s - r > capacity) {
+            // error() discards only what the buffer held: at most its capacity, none in a
+            // rendezvous channel (a rendezvous send returns once its receiver took the value)
+            return "error() discarded more than the buffer holds: sent " + s + ", received " + r
+                    + ", capacity " + capacity;
+        }
         return null;
     }
 

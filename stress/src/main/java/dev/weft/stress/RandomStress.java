@@ -469,6 +469,7 @@ public final class RandomStress {
                 }
             }
             long delivered = 0;
+            long discarded = 0;
             for (int p = 0; p < PRODUCERS; p++) {
                 for (int seq = 0; seq < opsPerProducer; seq++) {
                     int sent = status[p][seq];
@@ -486,6 +487,7 @@ public final class RandomStress {
                     } else if (sent == SENT_B && rb == 0) {
                         if (errorB) {
                             DISCARDED.increment();
+                            discarded++;
                         } else {
                             fail(what + "sent on B (closed as done) but never received");
                         }
@@ -493,6 +495,11 @@ public final class RandomStress {
                         delivered++;
                     }
                 }
+            }
+            if (capacity >= 0 && discarded > capacity) {
+                // error() discards only what B's buffer held (none in a rendezvous channel: a
+                // send there returns once its receiver took the value)
+                fail("B's error() discarded " + discarded + " values sent on B, more than its capacity");
             }
             DELIVERED.add(delivered);
             if (!failures.isEmpty()) {

@@ -17,12 +17,16 @@ import org.jetbrains.lincheck.datastructures.verifier.Verifier;
  * Linearizability with the documented relaxation of the try-operations (as in jox: "may fail even
  * when space is available, due to contention"; see {@code Sink.trySend} and {@code
  * Source.tryReceive}): a try-operation that failed while it was concurrent with another thread's
- * send may have failed spuriously. Everything else is checked strictly.
+ * send may have failed spuriously, and so may a try-send beside a receive after a try-send that
+ * withdrew from its place. Everything else is checked strictly.
  *
  * <p>Precisely: in the parallel part, a {@code trySend} that returned {@code "full"} and overlaps
- * (in real time, by Lincheck's happens-before clocks) a {@code trySend} of another thread, and a
- * receive ({@code tryReceive}/{@code tryReceiveOrClosed}) that returned {@code "empty"} and
- * overlaps a {@code trySend} of another thread, are checked against the spec's {@code
+ * (in real time, by Lincheck's happens-before clocks) a {@code trySend} of another thread, or
+ * overlaps a receive of another thread while another thread's {@code trySend} returned {@code
+ * "full"} (a try-send that withdrew from the place it claimed: that place counts as occupied
+ * until a receive moves the buffer end past it), and a receive ({@code tryReceive}/{@code
+ * tryReceiveOrClosed}) that returned {@code "empty"} and overlaps a {@code trySend} of another
+ * thread, are checked against the spec's {@code
  * trySendFailed}/{@code tryReceiveFailed}: no effect on the channel, and the failure must still be
  * "not closed" ({@code "full"}/{@code "empty"} is wrong once the close is linearized before it).
  * Failed try-operations in the sequential parts, or with no contender, stay strict. The result is
@@ -52,10 +56,12 @@ public final class RelaxedTryOpsVerifier implements Verifier {
                 Actor a = threads.get(t).get(k);
                 String name = a.getMethod().getName();
                 Object value = results.get(t).get(k).getResult() instanceof ValueResult v ? v.getValue() : null;
-                // a concurrent receive never excuses a full: it makes room from its count on (stop
-                // 38; before, the verifier excused it, and so missed that bug)
+                // a concurrent receive alone never excuses a full: it makes room from its count on
+                // (stop 38; before, the verifier excused it, and so missed that bug)
                 if (name.equals("trySend") && "full".equals(value)
-                        && contended(threads, results, t, k, n -> n.equals("trySend"))) {
+                        && (contended(threads, results, t, k, n -> n.equals("trySend"))
+                                || contended(threads, results, t, k, RECEIVES::contains)
+                                        && otherSendFailed(threads, results, t))) {
                     a = new Actor(specMethod("trySendFailed", int.class), a.getArguments());
                 } else if (RECEIVES.contains(name) && "empty".equals(value)
                         && contended(threads, results, t, k, n -> n.equals("trySend"))) {
@@ -68,6 +74,19 @@ public final class RelaxedTryOpsVerifier implements Verifier {
         ExecutionScenario s = new ExecutionScenario(scenario.getInitExecution(), relaxed,
                 scenario.getPostExecution(), scenario.getValidationFunction());
         return strict.verifyResults(s, result);
+    }
+
+    /** Whether a {@code trySend} of a thread other than {@code t} returned {@code "full"}. */
+    private static boolean otherSendFailed(List<List<Actor>> threads, List<List<ResultWithClock>> results, int t) {
+        for (int u = 0; u < threads.size(); u++) {
+            for (int m = 0; u != t && m < threads.get(u).size(); m++) {
+                if (threads.get(u).get(m).getMethod().getName().equals("trySend")
+                        && results.get(u).get(m).getResult() instanceof ValueResult v && "full".equals(v.getValue())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether op k of thread t overlaps an op of another thread whose name {@code contender} accepts. */
