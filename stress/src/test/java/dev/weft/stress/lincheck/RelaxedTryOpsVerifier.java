@@ -22,9 +22,10 @@ import org.jetbrains.lincheck.datastructures.verifier.Verifier;
  *
  * <p>Precisely: in the parallel part, a {@code trySend} that returned {@code "full"} and overlaps
  * (in real time, by Lincheck's happens-before clocks) a {@code trySend} of another thread, or
- * overlaps a receive of another thread while another thread's {@code trySend} returned {@code
- * "full"} (a try-send that withdrew from the place it claimed: that place counts as occupied
- * until a receive moves the buffer end past it), and a receive ({@code tryReceive}/{@code
+ * overlaps a receive of another thread while another {@code trySend} (of another thread, or an
+ * earlier one of its own) returned {@code "full"} (a try-send that withdrew from the place it
+ * claimed: that place counts as occupied until a receive moves the buffer end past it), and a
+ * receive ({@code tryReceive}/{@code
  * tryReceiveOrClosed}) that returned {@code "empty"} and overlaps a {@code trySend} of another
  * thread, are checked against the spec's {@code
  * trySendFailed}/{@code tryReceiveFailed}: no effect on the channel, and the failure must still be
@@ -61,7 +62,7 @@ public final class RelaxedTryOpsVerifier implements Verifier {
                 if (name.equals("trySend") && "full".equals(value)
                         && (contended(threads, results, t, k, n -> n.equals("trySend"))
                                 || contended(threads, results, t, k, RECEIVES::contains)
-                                        && otherSendFailed(threads, results, t))) {
+                                        && otherSendFailed(threads, results, t, k))) {
                     a = new Actor(specMethod("trySendFailed", int.class), a.getArguments());
                 } else if (RECEIVES.contains(name) && "empty".equals(value)
                         && contended(threads, results, t, k, n -> n.equals("trySend"))) {
@@ -76,10 +77,16 @@ public final class RelaxedTryOpsVerifier implements Verifier {
         return strict.verifyResults(s, result);
     }
 
-    /** Whether a {@code trySend} of a thread other than {@code t} returned {@code "full"}. */
-    private static boolean otherSendFailed(List<List<Actor>> threads, List<List<ResultWithClock>> results, int t) {
+    /**
+     * Whether a {@code trySend} other than op k of thread t returned {@code "full"}: of another
+     * thread, or earlier in thread t (its withdrawn place may still count as occupied; found by
+     * review, helper 36: thread t's first try-send withdraws beside a concurrent one, and its
+     * second fails beside a receive that has not yet moved the buffer end past that place).
+     */
+    private static boolean otherSendFailed(List<List<Actor>> threads, List<List<ResultWithClock>> results, int t,
+            int k) {
         for (int u = 0; u < threads.size(); u++) {
-            for (int m = 0; u != t && m < threads.get(u).size(); m++) {
+            for (int m = 0; m < (u == t ? k : threads.get(u).size()); m++) {
                 if (threads.get(u).get(m).getMethod().getName().equals("trySend")
                         && results.get(u).get(m).getResult() instanceof ValueResult v && "full".equals(v.getValue())) {
                     return true;
