@@ -57,10 +57,11 @@ public interface Sink<T> extends CloseableChannel {
      * completed as occupying the buffer, while a concurrent {@link Source#tryReceive()} may not see
      * that send's value yet; and if that send then fails or withdraws (a try-send that found no
      * room after all, a receiver gave up waiting for it, or it was interrupted or timed out while
-     * waiting), its place counts as occupied until a receive moves the buffer end past it. It does not fail because of a concurrent
-     * receive: a receive that took a value, started waiting (also a select's receive clause that
-     * this send refused while the select was still registering) or gave its own cell up makes room
-     * from the moment it counted itself, before it moves the buffer end.
+     * waiting), its place counts as occupied until a receive moves the buffer end past it. It does
+     * not fail because of a concurrent receive alone: a receive that took a value, started waiting
+     * (also a select's receive clause that this send refused while the select was still
+     * registering) or gave its own cell up makes room from the moment it counted itself, before
+     * it moves the buffer end.
      *
      * <p>Around a concurrent close it takes effect inside its call. If the place it claims had
      * room, or a receiver that had already claimed it, when it checked, it takes effect at its
