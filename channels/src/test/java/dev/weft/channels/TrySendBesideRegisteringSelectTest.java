@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,7 +99,7 @@ class TrySendBesideRegisteringSelectTest {
     private static final class HeldSelect {
         final Channel<Integer> a;
         final Channel<Integer> c = Channel.newRendezvousChannel();
-        final Gate gate = new Gate();
+        final Gate gate;
         final Thread selector;
         volatile Object outcome;
 
@@ -108,13 +107,7 @@ class TrySendBesideRegisteringSelectTest {
             a = Channel.newBufferedChannel(capacity);
             selector = kind.builder().unstarted(
                     () -> outcome = Forked.outcome(() -> Select.select(a.receiveClause(), c.receiveClause())));
-            AtomicBoolean once = new AtomicBoolean();
-            Faults.probe = point -> {
-                if (point.equals(Faults.RECEIVE_INSTALLED) && Thread.currentThread() == selector
-                        && once.compareAndSet(false, true)) {
-                    gate.hold();
-                }
-            };
+            gate = new Holds().at(selector, Faults.RECEIVE_INSTALLED);
             selector.start();
             assertTrue(gate.awaitHeld(), "the select did not register in a");
         }
