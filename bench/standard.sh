@@ -40,10 +40,12 @@
 #     or 100 and receives them (UncontendedBenchmark): the per-value cost without any waiting.
 #     Beside it the same with the atomics of a cell channel's path alone (CellPathFloor: weft's
 #     mark, a completed count instead, kotlinx's; the paths counters and expand by hand).
-#   oneshot (2 forks, 2 + 3 x 500 ms): create a channel of capacity 1, send one value into it and
-#     receive it, on one thread (OneShotBenchmark): what a reply channel or a short-lived mailbox
-#     costs; with -prof gc its bytes are the channel's footprint. Capacity 16 only by hand (the same
-#     bytes; in the profile at 4e4d122 1.2x the time of capacity 1, 1.0x in alternating runs).
+#   oneshot (2 forks, 2 + 3 x 500 ms): create a channel of capacity 1 or 1000, send one value into
+#     it and receive it, on one thread (OneShotBenchmark): what a reply channel or a short-lived
+#     mailbox costs; with -prof gc its bytes are the channel's footprint. Capacity 1000 shows what
+#     a large buffer costs a channel that carries little (its first receive creates the cells of
+#     the whole buffer; docs/PERFORMANCE.md, stop 39). Capacity 16 only by hand (the same bytes as
+#     1; in the profile at 4e4d122 1.2x the time of capacity 1, 1.0x in alternating runs).
 #
 # Estimated duration, from the iteration settings (--plan computes it): about 37 minutes, counting
 # 1.5 s per fork for starting the JVM and half an invocation per iteration past its time (about
@@ -56,7 +58,8 @@
 # 30 minutes against an estimate of 38. Stop 36 lengthened the many group and paid for it with jox
 # 1.0.1 out of that group and the platform pair floor's park at once; still, the profile at 3731231
 # ran in 31 minutes against an estimate of 39. Stop 37 took a measured iteration from group single
-# and from latency, a warm-up from platform and from uncontended (est. 37 min).
+# and from latency, a warm-up from platform and from uncontended (est. 37 min). Stop 39 added
+# OneShot at capacity 1000 (est. 37.4 min).
 #
 # The machine check: before the first run the script reads the load average and samples /proc/stat
 # (lib.sh machine_check); when another process is busy it refuses to run (exit 3) unless --force.
@@ -121,7 +124,7 @@ RUNS=(
   "floor-chain|many|\.ChainFloorBenchmark\. -p channelCount=10000 -p link=handoff"
   "floor-parallel|many|\.ParallelFloorBenchmark\. -p pairs=10000 -p link=handoff -p spins=0"
   "uncontended|uncontended|\.UncontendedBenchmark\. -p capacity=16,100 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
-  "oneshot|uncontended|\.OneShotBenchmark\. -p capacity=1 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
+  "oneshot|uncontended|\.OneShotBenchmark\. -p capacity=1,1000 -p impl=weft,jox,jox111,kotlin,ArrayBlockingQueue"
   "floor-cellpath|uncontended|\.CellPathFloorBenchmark\. -p capacity=16,100 -p path=mark,counted,kotlinx"
   "contention|contention|\.ContentionBenchmark\. -p capacity=16 -p shape=2x2,16x16,256x256,16x1,256x1 -p impl=weft,jox111,kotlin,jdk"
   "floor-fanin|contention|\.FanInFloorBenchmark\. -p shape=16x1,256x1 -p spins=0,200 -p depth=2"
