@@ -18,8 +18,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * this cost is part of theirs, spread over the values each channel carries. kotlinx.coroutines
  * uses {@code trySend} and {@code tryReceive}. Capacity 1000 shows what a large buffer costs a
  * channel that carries little: weft's first receive moves the buffer end past cell 1000 and
- * creates the segments up to it (about 10 KB; docs/PERFORMANCE.md, stop 39), where kotlinx.coroutines
- * allocates nothing for its capacity and {@code ArrayBlockingQueue} an array of 4 bytes per slot.
+ * creates the segments up to it (about 10 KB; docs/PERFORMANCE.md, stop 39), where
+ * kotlinx.coroutines allocates nothing for its capacity and {@code ArrayBlockingQueue} an array
+ * of 4 bytes per slot.
  */
 public class OneShotBenchmark extends WeftBenchmark {
     @Param({"1", "16", "1000"})
