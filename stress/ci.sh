@@ -33,7 +33,7 @@ fi
 export STRESS_SKIP_BUILD=1
 
 # Scenarios re-run with 1-cell segments (every operation crosses a segment boundary).
-TINY='\.(SendVsTryReceiveBroken|TrySendVsTryReceiveBuffered|TrySendBehindATakingReceive|TrySendsAcrossDoneBuffered1|BufferExpansionVsInterruptedSender|ReceiveResumesBufferedSender|BufferedFifoAcrossExpansion|InterruptVsResumeSend|InterruptVsResumeReceive|TimeoutVsResumeSend|SelectVsSelectOppositeOrder|SelectVsSend|SegmentRemovalVsTraversal|WithdrawLastLiveCell|UnlimitedGrowthAcrossSegments|CloseVsSend|CloseLinearizableUnlimited|CloseObserved(Done|Error)(Rendezvous|Buffered1|Buffered16|Unlimited))$'
+TINY='\.(SendVsTryReceiveBroken|TrySendVsTryReceiveBuffered|TrySendBehindATakingReceive|TrySendsAcrossDoneBuffered1|BufferExpansionVsInterruptedSender|ReceiveResumesBufferedSender|BufferedFifoAcrossExpansion|InterruptVsResumeSend|InterruptVsResumeReceive|TimeoutVsResumeSend|SelectVsSelectOppositeOrder|SelectVsSend|SegmentRemovalVsTraversal|WithdrawLastLiveCell|ExpansionVsSegmentBirth|UnlimitedGrowthAcrossSegments|CloseVsSend|CloseLinearizableUnlimited|CloseObserved(Done|Error)(Rendezvous|Buffered1|Buffered16|Unlimited))$'
 
 status=0
 run_jcstress() { # name extra-args...

@@ -32,45 +32,45 @@ final class BufferExpansion {
         if (ch.capacity <= 0) {
             return;
         }
+        boolean births = ch.births;
         Segment seg = ch.lvBufferEndSegment();
+        // before the fetch-and-add, so that a removed segment's birth is journaled after it
+        SegmentBirth.Record journal = births ? ch.lvBirthJournal() : null;
         while (true) {
             long b = ch.getAndIncBufferEnd();
             long s = ch.lvSenders() & COUNT_MASK;
             long id = b / SIZE;
             if (s <= b) {
-                // no sender in that cell yet: mark it passed (see passReceiverCell)
-                Faults.at(Faults.EXPAND_PASSING);
-                Segment found = seg.id == id ? seg : ch.findSegment(POINTER_BUFFER_END, seg, id);
+                Faults.at(Faults.EXPAND_PASSING); // no sender in the cell yet
+            }
+            if (seg.id != id) {
+                Segment found = ch.findSegment(POINTER_BUFFER_END, seg, id, births);
                 if (found == null) {
                     return; // closed list: no sender can claim the cell any more
                 }
+                if (found.id < id) {
+                    return; // (births) no segment yet: its birth will own the cell (SegmentBirth)
+                }
                 seg = found;
                 if (found.id != id) {
+                    if (births && SegmentBirth.ownedInRemoved(journal, id, b)) {
+                        return; // its birth owned the cell, and its sender made the slot up
+                    }
                     // the cell's segment was removed, so its sender withdrew (only this expansion
                     // could count a receiver's withdrawal there, see passReceiverCell), and so did
                     // the senders of the cells up to the next segment: count from there
                     ch.casBufferEnd(b + 1, found.id * SIZE);
                     continue;
                 }
-                if (!passReceiverCell(found, (int) (b % SIZE))) {
-                    continue; // its sender withdrew: the cell holds no value, count the next one
-                }
+            }
+            if (births && SegmentBirth.owns(seg, b)) {
+                return; // the segment's birth marked the cell (SegmentBirth)
+            }
+            int i = (int) (b % SIZE);
+            if (s <= b ? passReceiverCell(ch, seg, i) : updateCellExpandBuffer(ch, seg, i, b, mayYield)) {
                 return;
             }
-            if (seg.id != id) {
-                Segment found = ch.findSegment(POINTER_BUFFER_END, seg, id);
-                if (found == null) {
-                    return;
-                }
-                seg = found;
-                if (seg.id != id) {
-                    ch.casBufferEnd(b + 1, seg.id * SIZE);
-                    continue;
-                }
-            }
-            if (updateCellExpandBuffer(ch, seg, (int) (b % SIZE), b, mayYield)) {
-                return;
-            }
+            // the cell's sender withdrew: it holds no value, count the next one
         }
     }
 
@@ -86,7 +86,7 @@ final class BufferExpansion {
      *     Withdrawal#abandonSendCell} then leaves the counting of the next cell to this expansion,
      *     as it does for one that has yet to reach the cell
      */
-    private static boolean passReceiverCell(Segment seg, int i) {
+    private static boolean passReceiverCell(ChannelState ch, Segment seg, int i) {
         Object st = null; // usually EMPTY: a compare-and-exchange marks it without a read first
         while (true) {
             if (st == null) {
@@ -98,7 +98,7 @@ final class BufferExpansion {
             if (st == INTERRUPTED_SEND) {
                 return false;
             } else if (Cells.receiverWithdrew(st)) {
-                seg.onCellCleaned();
+                seg.onCellCleaned(ch);
                 return true;
             } else if (st == CLAIMED) {
                 Thread.onSpinWait(); // held by a running thread for a few steps, never while waiting
@@ -128,7 +128,7 @@ final class BufferExpansion {
                 return false;
             }
             if (Cells.receiverWithdrew(st)) {
-                seg.onCellCleaned(); // its receiver left the counting to us
+                seg.onCellCleaned(ch); // its receiver left the counting to us
                 return true;
             }
             if (st == CLAIMED) {

@@ -82,10 +82,11 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      * Creates a buffered channel: sends complete without a receiver while fewer than {@code
      * capacity} values are buffered.
      *
-     * <p>Memory: from its first receive on, the channel keeps the cells of its whole buffer, about
-     * 10 bytes per slot of capacity (created by that receive: about 10 KB at 1,000 and 10 MB at
-     * 1,000,000), as {@code ArrayBlockingQueue} keeps an array of 4 bytes per slot from its
-     * construction. An unlimited channel ({@code -1}) keeps only the cells of the values it holds.
+     * <p>Memory: the channel keeps the cells of the values it holds and of the senders and
+     * receivers it has seen, about 10 bytes per cell in segments of 32, not cells for its whole
+     * capacity: a channel of 1,000,000 that carries a few values stays small, where {@code
+     * ArrayBlockingQueue} keeps an array of 4 bytes per slot from its construction. (A capacity of
+     * at most one segment, 32, keeps up to one segment ahead of its senders.)
      *
      * @param capacity the buffer capacity; 0 creates a rendezvous channel and -1 an unlimited one
      *     (as in jox)

@@ -52,6 +52,7 @@ abstract class ChannelCounters extends Pad2 {
     private static final VarHandle SEND_SEGMENT;
     private static final VarHandle RECEIVE_SEGMENT;
     private static final VarHandle BUFFER_END_SEGMENT;
+    private static final VarHandle BIRTH_JOURNAL;
 
     static {
         try {
@@ -63,12 +64,33 @@ abstract class ChannelCounters extends Pad2 {
             RECEIVE_SEGMENT = l.findVarHandle(ReceiversField.class, "receiveSegment", Segment.class);
             BUFFER_END_SEGMENT =
                     l.findVarHandle(ReceiversField.class, "bufferEndSegment", Segment.class);
+            BIRTH_JOURNAL = l.findVarHandle(ChannelCounters.class, "birthJournal", SegmentBirth.Record.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /**
+     * Whether this channel has segment births ({@link SegmentBirth}): buffered, with a capacity
+     * above one segment.
+     */
+    final boolean births;
+
+    /**
+     * Channels with births: the journal's newest record ({@link SegmentBirth}); {@code null}
+     * otherwise. Invariant: only moves forward along the records' {@code next} links (by CAS).
+     * Read-mostly: written once per removed segment whose birth held it.
+     */
+    private volatile SegmentBirth.Record birthJournal;
+
     ChannelCounters(Segment first, long initialBufferEnd, boolean buffered) {
+        births = buffered && initialBufferEnd > SIZE;
+        if (births) {
+            // the first segment is born with the channel: its cells below the capacity are the
+            // initial buffer, which no expansion counts, so it holds no pointer reference
+            first.spBirth(SegmentBirth.code((int) Math.min(initialBufferEnd, SIZE), false));
+            birthJournal = new SegmentBirth.Record(-1, 0);
+        }
         sendSegment = first;
         receiveSegment = first;
         bufferEndSegment = buffered ? first : null;
@@ -147,6 +169,16 @@ abstract class ChannelCounters extends Pad2 {
         return bufferEndSegment;
     }
 
+    // ---- the journal of births (channels with births) ---------------------------------------
+
+    final SegmentBirth.Record lvBirthJournal() {
+        return birthJournal;
+    }
+
+    final boolean casBirthJournal(SegmentBirth.Record expected, SegmentBirth.Record update) {
+        return BIRTH_JOURNAL.compareAndSet(this, expected, update);
+    }
+
     // ---- moving the segment pointers --------------------------------------------------------
 
     static final int POINTER_SEND = 0;
@@ -192,10 +224,23 @@ abstract class ChannelCounters extends Pad2 {
      * and moves pointer {@code which} there; {@code null} when the list is closed.
      */
     final Segment findSegment(int which, Segment start, long id) {
+        return findSegment(which, start, id, false);
+    }
+
+    /**
+     * {@link #findSegment(int, Segment, long)}; with {@code nextOnly} (buffer expansion in a
+     * channel with births) it creates no segment but the one right after the tail, and returns
+     * the tail, moving the pointer there, when segment {@code id} lies further ahead. Every
+     * segment it returns, and so every segment a pointer references, is born.
+     */
+    final Segment findSegment(int which, Segment start, long id, boolean nextOnly) {
         while (true) {
-            Segment s = Segment.findOrCreate(start, id);
+            Segment s = Segment.findOrCreate(start, id, nextOnly);
             if (s == Segment.CLOSED_LIST) {
                 return null;
+            }
+            if (births) {
+                SegmentBirth.bear(this, s);
             }
             if (moveForward(which, s)) {
                 return s;

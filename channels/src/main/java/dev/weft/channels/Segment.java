@@ -26,6 +26,7 @@ final class Segment {
     private static final VarHandle NEXT;
     private static final VarHandle PREV;
     private static final VarHandle CLEANED_AND_POINTERS;
+    private static final VarHandle BIRTH;
 
     static {
         try {
@@ -34,6 +35,7 @@ final class Segment {
             NEXT = l.findVarHandle(Segment.class, "next", Segment.class);
             PREV = l.findVarHandle(Segment.class, "prev", Segment.class);
             CLEANED_AND_POINTERS = l.findVarHandle(Segment.class, "cleanedAndPointers", int.class);
+            BIRTH = l.findVarHandle(Segment.class, "birth", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -71,6 +73,17 @@ final class Segment {
      * still the tail (the tail is never unlinked, so it may be referenced again).
      */
     private volatile int cleanedAndPointers;
+
+    /**
+     * Channels with segment births only ({@link SegmentBirth}; never read otherwise). Invariant:
+     * {@link SegmentBirth#UNBORN} (0, the default) until the segment's birth, {@link
+     * SegmentBirth#BEARING} while one thread marks its own cells, then the birth's code for good:
+     * how many of its first cells the birth owns, and whether it holds a pointer reference
+     * ({@link SegmentBirth#code}). Written by CAS from UNBORN to BEARING, then by a release store
+     * of the final code, both by the bearer; the channel's first segment is born in the channel's
+     * constructor.
+     */
+    private volatile int birth;
 
     /**
      * A new segment, not yet visible to any other thread. Its volatile fields are initialized with
@@ -126,6 +139,36 @@ final class Segment {
         cells[2 * i + 1] = value;
     }
 
+    /** Plain store of a state: only by a bearer, into its own cells before the birth is published. */
+    void spState(int i, Object value) {
+        CELLS.set(cells, 2 * i, value);
+    }
+
+    // ---- birth (see SegmentBirth) ----------------------------------------------------------------
+
+    int lvBirth() {
+        return birth;
+    }
+
+    boolean casBirth(int expected, int update) {
+        return BIRTH.compareAndSet(this, expected, update);
+    }
+
+    /** Publishes the birth: the bearer's plain stores into its cells come before it. */
+    void soBirth(int code) {
+        BIRTH.setRelease(this, code);
+    }
+
+    /** Plain store: the channel's first segment, before the channel is published. */
+    void spBirth(int code) {
+        BIRTH.set(this, code);
+    }
+
+    /** Adds the birth's pointer reference: only by the bearer, before any cell can be cleaned. */
+    void addBirthHold() {
+        CLEANED_AND_POINTERS.getAndAdd(this, POINTER_UNIT);
+    }
+
     // ---- links ---------------------------------------------------------------------------------
 
     Segment next() {
@@ -175,6 +218,15 @@ final class Segment {
      * appending segments as needed. Returns {@link #CLOSED_LIST} if the list was closed first.
      */
     static Segment findOrCreate(Segment start, long id) {
+        return findOrCreate(start, id, false);
+    }
+
+    /**
+     * {@link #findOrCreate(Segment, long)}; with {@code nextOnly} it appends no segment other than
+     * the one with {@code id} itself, and returns the tail (whose id is then below {@code id}) when
+     * the list ends more than one segment before {@code id}.
+     */
+    static Segment findOrCreate(Segment start, long id, boolean nextOnly) {
         Segment cur = start;
         while (cur.id < id || cur.isRemoved()) {
             Segment n = cur.next;
@@ -182,6 +234,9 @@ final class Segment {
                 return CLOSED_LIST;
             }
             if (n == null) {
+                if (nextOnly && cur.id + 1 < id) {
+                    return cur;
+                }
                 Segment created = new Segment(cur.id + 1, cur, 0);
                 if (cur.casNext(null, created)) {
                     if (cur.isRemoved()) {
@@ -224,11 +279,17 @@ final class Segment {
         }
     }
 
-    /** Counts one more cleaned cell (exactly once per cell), removing the segment when all are. */
-    void onCellCleaned() {
+    /**
+     * Counts one more cleaned cell (exactly once per cell), removing the segment when all are;
+     * when the last one is and the birth holds a pointer reference, the birth is journaled and the
+     * hold dropped ({@link SegmentBirth#release}).
+     */
+    void onCellCleaned(ChannelCounters ch) {
         int v = (int) CLEANED_AND_POINTERS.getAndAdd(this, 1) + 1;
         if (v == SIZE) {
             remove();
+        } else if ((v & CLEANED_MASK) == SIZE && SegmentBirth.holds(birth)) {
+            SegmentBirth.release(ch, this);
         }
     }
 

@@ -55,7 +55,7 @@ final class Withdrawal {
      */
     static void onSenderCellWithdrawn(ChannelState ch, Segment seg, int i, Object before) {
         seg.spElement(i, null);
-        seg.onCellCleaned();
+        seg.onCellCleaned(ch);
         if (before instanceof Cells.WaiterEB) {
             BufferExpansion.expandBuffer(ch);
         }
@@ -73,7 +73,7 @@ final class Withdrawal {
                 || before == IN_BUFFER
                 || before instanceof Cells.WaiterEB
                 || inInitialBuffer(ch, seg, i)) {
-            seg.onCellCleaned();
+            seg.onCellCleaned(ch);
         }
     }
 
@@ -184,7 +184,7 @@ final class Withdrawal {
             if (st == null || st == IN_BUFFER || (waiter != null && Cells.holds(st, waiter))) {
                 if (seg.casState(i, st, INTERRUPTED_SEND)) {
                     seg.spElement(i, null);
-                    seg.onCellCleaned();
+                    seg.onCellCleaned(ch);
                     // the buffer end counted this cell as space (it passed it, or the cell is in
                     // the initial buffer, which no expansion visits): count another one instead;
                     // an expansion that reaches the cell later skips it by itself

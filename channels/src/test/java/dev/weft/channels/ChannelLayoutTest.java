@@ -53,6 +53,7 @@ class ChannelLayoutTest {
         List<long[]> receivers = group(ReceiversField.class);
         List<long[]> readMostly = new ArrayList<>(group(ChannelState.class));
         readMostly.addAll(group(Channel.class));
+        readMostly.addAll(group(ChannelCounters.class)); // births, birthJournal
         String layout = describe();
         assertApart(senders, receivers, "senders / receivers", layout);
         assertApart(senders, readMostly, "senders / read-mostly fields", layout);

@@ -32,7 +32,7 @@ class SegmentCountsRaceTest {
             for (int i = 0; i < n; i++) {
                 step.await(t, i);
                 if (t == 0) {
-                    segs[i].onCellCleaned();
+                    segs[i].onCellCleaned(null);
                 } else if (segs[i].tryIncPointers()) {
                     segs[i].decPointers();
                 } else {

@@ -30,7 +30,7 @@ class SegmentListTest {
 
     private static void cleanAll(Segment seg) {
         for (int i = 0; i < SIZE; i++) {
-            seg.onCellCleaned();
+            seg.onCellCleaned(null);
         }
     }
 

@@ -1,0 +1,194 @@
+package dev.weft.channels;
+
+import static dev.weft.channels.Cells.State.IN_BUFFER;
+import static dev.weft.channels.ChannelState.SIZE;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Segment births: buffered channels whose capacity exceeds a segment do not create segments ahead
+ * of their senders and receivers for buffer expansion. Without births, the first receive of a
+ * channel of capacity {@code n} moves the buffer end to cell {@code n} and marks it, which creates
+ * every segment up to it (about 10 bytes per slot); docs/PERFORMANCE.md, stops 39 and 40.
+ *
+ * <p><b>Skipping.</b> An expansion whose cell lies more than one segment beyond the list's tail
+ * returns at once ({@link BufferExpansion}); one whose cell lies in the segment right after the
+ * tail creates it, as before births, since creating segments where the senders create them made
+ * the buffered pair about a tenth slower (stop 40).
+ *
+ * <p><b>Birth.</b> The first thread that needs a linked segment (every segment a thread acts on
+ * comes from {@link ChannelCounters#findSegment}, which bears it, and every segment pointer
+ * references a born segment) reads the buffer end R <em>after</em> the segment was linked, and
+ * fixes it by CAS. The segment's cells below R are its own: the bearer marks them {@code
+ * IN_BUFFER} with plain stores before it publishes the birth, so that they look exactly like
+ * cells an expansion passed before their sender came, and no expansion acts on them. Others wait
+ * the few steps of the marking, as for a {@code CLAIMED} cell (the bearer never waits, parks or
+ * allocates meanwhile).
+ *
+ * <p><b>Why ownership is exact.</b> The buffer end only grows, so the expansion of a cell b made
+ * its fetch-and-add before R was read exactly when b &lt; R. An expansion that skipped found no
+ * segment after its fetch-and-add, so the segment was linked later and R, read after the link, is
+ * above b: skipped cells are always owned. An expansion that finds its segment born checks b
+ * against it ({@link #owns}) and returns for an owned cell: its duty (marking, counting a
+ * withdrawn receiver's cell as cleaned, making up a withdrawn sender's slot) is the birth's, and
+ * the marks hand every such duty to the withdrawals, as for any cell an expansion marked.
+ *
+ * <p><b>Removed segments.</b> An expansion delayed between its fetch-and-add and its look may find
+ * its cell's segment removed (all its cells withdrawn) and then has no R to compare with: an owned
+ * cell's withdrawn sender made its slot up itself, a cell above R left that to the expansion. So a
+ * birth that owns a cell an expansion can have counted (a cell at or beyond the capacity; no
+ * expansion counts the initial buffer) holds one pointer reference on its segment until the last
+ * cell is cleaned; the thread that cleans it appends (id, owned cells) to a journal before it
+ * drops the hold ({@link #release}). Every expansion reads the journal's newest record before its
+ * fetch-and-add, and one that finds its segment removed looks for the segment's record among the
+ * later ones ({@link #ownedInRemoved}): the record was appended after R was read, so after an
+ * owned cell's fetch-and-add. The channel keeps only the newest record; older ones are collected
+ * once no expansion holds them.
+ *
+ * <p>Channels with a capacity of at most one segment have no births: their buffer end never runs
+ * more than a segment beyond the tail, so an expansion always creates its cell's segment, and they
+ * keep no journal (whose first record would be 16 bytes more per channel).
+ */
+final class SegmentBirth {
+    private SegmentBirth() {}
+
+    /** Segment state before its birth (the default value of {@link Segment}'s field). */
+    static final int UNBORN = 0;
+
+    /** Segment state while its bearer marks the cells it owns. */
+    static final int BEARING = -1;
+
+    private static final int HOLD = 1 << 16;
+
+    /** The code of a birth that owns its first {@code owned} cells and holds a pointer or not. */
+    static int code(int owned, boolean hold) {
+        return (owned + 1) | (hold ? HOLD : 0);
+    }
+
+    /** Whether a birth code holds a pointer reference on its segment. */
+    static boolean holds(int code) {
+        return (code & HOLD) != 0;
+    }
+
+    private static int owned(int code) {
+        return (code & (HOLD - 1)) - 1;
+    }
+
+    /**
+     * Bears {@code seg} if nobody has: fixes the buffer end read now as its R, marks its own cells
+     * and takes the hold; waits while another thread bears it.
+     */
+    static void bear(ChannelCounters ch, Segment seg) {
+        if (seg.lvBirth() <= UNBORN) {
+            bearSlow(ch, seg);
+        }
+    }
+
+    private static void bearSlow(ChannelCounters ch, Segment seg) {
+        while (true) {
+            int code = seg.lvBirth();
+            if (code > UNBORN) {
+                return;
+            }
+            if (code == BEARING) {
+                Thread.onSpinWait(); // a running thread's few plain stores (see the class comment)
+                continue;
+            }
+            if (!seg.casBirth(UNBORN, BEARING)) {
+                continue;
+            }
+            long start = seg.id * SIZE;
+            long r = ch.lvBufferEnd(); // after the link: this thread reached seg through it
+            int owned = (int) Math.max(0L, Math.min(SIZE, r - start));
+            for (int i = 0; i < owned; i++) {
+                seg.spState(i, IN_BUFFER);
+            }
+            boolean hold = start + owned > ((ChannelState) ch).capacity;
+            if (hold) {
+                seg.addBirthHold(); // no cell is cleaned before the birth is published
+            }
+            seg.soBirth(code(owned, hold));
+            return;
+        }
+    }
+
+    /** Whether the birth of {@code seg} (born) owns cell {@code b}, one of its cells. */
+    static boolean owns(Segment seg, long b) {
+        return b - seg.id * SIZE < owned(seg.lvBirth());
+    }
+
+    /**
+     * For an expansion of cell {@code b} that found the segment {@code id} removed: whether its
+     * birth owned the cell, from the journal's records after {@code since}, which the expansion
+     * read before its fetch-and-add. No record: the birth owned no cell that an expansion counts.
+     */
+    static boolean ownedInRemoved(Record since, long id, long b) {
+        for (Record r = since.next; r != null; r = r.next) {
+            if (r.id == id) {
+                return b - id * SIZE < r.owned;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The last cell of {@code seg}, whose birth holds a pointer reference, was cleaned: journals the
+     * birth, then drops the hold (which may remove the segment). If the record cannot be allocated
+     * (an {@code OutOfMemoryError}, or a {@code StackOverflowError} here), the hold is kept: the
+     * segment is then never removed, which costs its memory but keeps every expansion exact. The
+     * caller is in the middle of a withdrawal that must finish, so the Error is not rethrown.
+     */
+    static void release(ChannelCounters ch, Segment seg) {
+        try {
+            append(ch, new Record(seg.id, owned(seg.lvBirth())));
+        } catch (Throwable e) {
+            return;
+        }
+        seg.decPointers();
+    }
+
+    private static void append(ChannelCounters ch, Record r) {
+        while (true) {
+            Record last = ch.lvBirthJournal();
+            Record n = last.next;
+            if (n != null) {
+                ch.casBirthJournal(last, n); // help a record that is linked but not yet the newest
+            } else if (last.casNext(null, r)) {
+                ch.casBirthJournal(last, r);
+                return;
+            }
+        }
+    }
+
+    /**
+     * One journaled birth: the segment's id and how many of its first cells the birth owned. A
+     * journal starts with a record of no segment (id -1).
+     */
+    static final class Record {
+        private static final VarHandle NEXT;
+
+        static {
+            try {
+                NEXT = MethodHandles.lookup().findVarHandle(Record.class, "next", Record.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long id;
+        final int owned;
+
+        /** Invariant: {@code null}, then the record journaled right after this one, for good. */
+        private volatile Record next;
+
+        Record(long id, int owned) {
+            this.id = id;
+            this.owned = owned;
+        }
+
+        private boolean casNext(Record expected, Record update) {
+            return NEXT.compareAndSet(this, expected, update);
+        }
+    }
+}
