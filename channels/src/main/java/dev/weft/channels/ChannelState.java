@@ -278,8 +278,8 @@ abstract class ChannelState extends ChannelCounters {
     /**
      * The most segments this channel keeps reachable when no operation is in progress (the bound
      * the memory tests check): {@link #IDLE_SEGMENTS}, plus, for a buffered channel, the segments
-     * its buffer spans (the buffer end runs up to {@code capacity} cells ahead of the receivers
-     * and marks the cells it passes).
+     * its buffer spans (up to {@code capacity} values; without births the buffer end also marks
+     * the cells it passes, up to {@code capacity} cells ahead of the receivers).
      */
     final int idleSegmentBound() {
         return IDLE_SEGMENTS + (Math.max(capacity, 0) + SIZE - 1) / SIZE;

@@ -70,18 +70,18 @@ final class Segment {
      * Low 16 bits: cleaned cells (0..SIZE, only grows). High bits: the number of channel segment
      * pointers referencing this segment. Removed iff cleaned == SIZE and pointers == 0; once
      * removed, pointers can no longer be added ({@link #tryIncPointers()} fails), unless it is
-     * still the tail (the tail is never unlinked, so it may be referenced again).
+     * still the tail (the tail is never unlinked, so it may be referenced again). The pointers
+     * include a birth's hold ({@link SegmentBirth}), dropped once the last cell is cleaned.
      */
     private volatile int cleanedAndPointers;
 
     /**
      * Channels with segment births only ({@link SegmentBirth}; never read otherwise). Invariant:
-     * {@link SegmentBirth#UNBORN} (0, the default) until the segment's birth, {@link
-     * SegmentBirth#BEARING} while one thread marks its own cells, then the birth's code for good:
-     * how many of its first cells the birth owns, and whether it holds a pointer reference
-     * ({@link SegmentBirth#code}). Written by CAS from UNBORN to BEARING, then by a release store
-     * of the final code, both by the bearer; the channel's first segment is born in the channel's
-     * constructor.
+     * {@link SegmentBirth#UNBORN} (0, the default) until a thread fixes the birth by CAS (a code
+     * with the marking flag: how many of the first cells the birth owns, and whether it holds a
+     * pointer reference, {@link SegmentBirth#code}); then, once the owned cells are marked, the
+     * same code without the flag, for good, by CAS from any thread that marked. The channel's
+     * first segment is born in the channel's constructor.
      */
     private volatile int birth;
 
@@ -139,11 +139,6 @@ final class Segment {
         cells[2 * i + 1] = value;
     }
 
-    /** Plain store of a state: only by a bearer, into its own cells before the birth is published. */
-    void spState(int i, Object value) {
-        CELLS.set(cells, 2 * i, value);
-    }
-
     // ---- birth (see SegmentBirth) ----------------------------------------------------------------
 
     int lvBirth() {
@@ -154,17 +149,12 @@ final class Segment {
         return BIRTH.compareAndSet(this, expected, update);
     }
 
-    /** Publishes the birth: the bearer's plain stores into its cells come before it. */
-    void soBirth(int code) {
-        BIRTH.setRelease(this, code);
-    }
-
     /** Plain store: the channel's first segment, before the channel is published. */
     void spBirth(int code) {
         BIRTH.set(this, code);
     }
 
-    /** Adds the birth's pointer reference: only by the bearer, before any cell can be cleaned. */
+    /** Adds the birth's pointer reference: only before the birth, when no cell can be cleaned. */
     void addBirthHold() {
         CLEANED_AND_POINTERS.getAndAdd(this, POINTER_UNIT);
     }

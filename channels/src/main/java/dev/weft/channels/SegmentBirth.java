@@ -21,10 +21,12 @@ import java.lang.invoke.VarHandle;
  * comes from {@link ChannelCounters#findSegment}, which bears it, and every segment pointer
  * references a born segment) reads the buffer end R <em>after</em> the segment was linked, and
  * fixes it by CAS. The segment's cells below R are its own: the bearer marks them {@code
- * IN_BUFFER} with plain stores before it publishes the birth, so that they look exactly like
- * cells an expansion passed before their sender came, and no expansion acts on them. Others wait
- * the few steps of the marking, as for a {@code CLAIMED} cell (the bearer never waits, parks or
- * allocates meanwhile).
+ * IN_BUFFER} before the birth is published, so that they look exactly like cells an expansion
+ * passed before their sender came, and no expansion acts on them. Fixing R and publishing the
+ * birth are two steps (a code with {@code MARKING}, then without), and every thread that finds a
+ * birth still marking marks with it, by CAS, so nobody ever waits for another thread's birth:
+ * helper 44 found that a {@code StackOverflowError} inside a birth that others waited for hung
+ * the channel (stop 41, a reproduction through the send's own recovery from that Error).
  *
  * <p><b>Why ownership is exact.</b> The buffer end only grows, so the expansion of a cell b made
  * its fetch-and-add before R was read exactly when b &lt; R. An expansion that skipped found no
@@ -56,10 +58,8 @@ final class SegmentBirth {
     /** Segment state before its birth (the default value of {@link Segment}'s field). */
     static final int UNBORN = 0;
 
-    /** Segment state while its bearer marks the cells it owns. */
-    static final int BEARING = -1;
-
     private static final int HOLD = 1 << 16;
+    private static final int MARKING = 1 << 17;
 
     /** The code of a birth that owns its first {@code owned} cells and holds a pointer or not. */
     static int code(int owned, boolean hold) {
@@ -76,41 +76,46 @@ final class SegmentBirth {
     }
 
     /**
-     * Bears {@code seg} if nobody has: fixes the buffer end read now as its R, marks its own cells
-     * and takes the hold; waits while another thread bears it.
+     * Bears {@code seg} if it is not born yet: fixes the buffer end read now as its R (unless
+     * another thread fixed one first), and marks the owned cells and publishes the birth, helping
+     * whichever thread fixed R. Lock-free: no thread waits for another's birth, so a bearer that
+     * stops half-way (a {@code StackOverflowError}) leaves the rest to the next thread.
      */
     static void bear(ChannelCounters ch, Segment seg) {
-        if (seg.lvBirth() <= UNBORN) {
-            bearSlow(ch, seg);
+        int code = seg.lvBirth();
+        if (code == UNBORN || (code & MARKING) != 0) {
+            bearSlow(ch, seg, code);
         }
     }
 
-    private static void bearSlow(ChannelCounters ch, Segment seg) {
-        while (true) {
-            int code = seg.lvBirth();
-            if (code > UNBORN) {
-                return;
-            }
-            if (code == BEARING) {
-                Thread.onSpinWait(); // a running thread's few plain stores (see the class comment)
-                continue;
-            }
-            if (!seg.casBirth(UNBORN, BEARING)) {
-                continue;
-            }
+    private static void bearSlow(ChannelCounters ch, Segment seg, int code) {
+        if (code == UNBORN) {
             long start = seg.id * SIZE;
             long r = ch.lvBufferEnd(); // after the link: this thread reached seg through it
             int owned = (int) Math.max(0L, Math.min(SIZE, r - start));
-            for (int i = 0; i < owned; i++) {
-                seg.spState(i, IN_BUFFER);
-            }
             boolean hold = start + owned > ((ChannelState) ch).capacity;
             if (hold) {
-                seg.addBirthHold(); // no cell is cleaned before the birth is published
+                seg.addBirthHold(); // before the birth: no cell is cleaned before it
             }
-            seg.soBirth(code(owned, hold));
-            return;
+            int mine = code(owned, hold) | MARKING;
+            if (seg.casBirth(UNBORN, mine)) {
+                code = mine;
+            } else {
+                if (hold) {
+                    seg.decPointers(); // cleaned is still 0: this never removes the segment
+                }
+                code = seg.lvBirth();
+                if ((code & MARKING) == 0) {
+                    return;
+                }
+            }
         }
+        // a CAS per cell, never a plain store: a marker that stalls and comes back after the
+        // birth was published finds its cell marked (an owned cell never returns to EMPTY)
+        for (int i = 0, n = owned(code); i < n; i++) {
+            seg.casState(i, null, IN_BUFFER);
+        }
+        seg.casBirth(code, code & ~MARKING);
     }
 
     /** Whether the birth of {@code seg} (born) owns cell {@code b}, one of its cells. */
