@@ -72,7 +72,7 @@ abstract class ChannelCounters extends Pad2 {
 
     /**
      * Whether this channel has segment births ({@link SegmentBirth}): buffered, with a capacity
-     * above one segment.
+     * above {@link Config#BIRTHS_ABOVE_SEGMENTS} segments.
      */
     final boolean births;
 
@@ -84,7 +84,7 @@ abstract class ChannelCounters extends Pad2 {
     private volatile SegmentBirth.Record birthJournal;
 
     ChannelCounters(Segment first, long initialBufferEnd, boolean buffered) {
-        births = buffered && initialBufferEnd > SIZE;
+        births = buffered && initialBufferEnd > (long) Config.BIRTHS_ABOVE_SEGMENTS * SIZE;
         if (births) {
             // the first segment is born with the channel: its cells below the capacity are the
             // initial buffer, which no expansion counts, so it holds no pointer reference
@@ -235,7 +235,7 @@ abstract class ChannelCounters extends Pad2 {
      */
     final Segment findSegment(int which, Segment start, long id, boolean nextOnly) {
         while (true) {
-            Segment s = Segment.findOrCreate(start, id, nextOnly);
+            Segment s = Segment.findOrCreate(start, id, nextOnly, births ? this : null);
             if (s == Segment.CLOSED_LIST) {
                 return null;
             }

@@ -13,6 +13,12 @@ final class Config {
     static final int SEGMENT_SIZE = intProperty("weft.segmentSize", 32, 1, 1024);
 
     /**
+     * Buffered channels whose capacity exceeds this many segments have segment births, {@code
+     * weft.births.aboveSegments} (default 4; see {@code SegmentBirth}).
+     */
+    static final int BIRTHS_ABOVE_SEGMENTS = intProperty("weft.births.aboveSegments", 4, 1, 1 << 20);
+
+    /**
      * The ceiling of a virtual thread's spin budget, {@code weft.spins.virtual} (default 256),
      * except in channels with a large buffer.
      */

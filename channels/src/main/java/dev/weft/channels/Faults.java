@@ -66,6 +66,11 @@ final class Faults {
      * the demand.
      */
     static final String PUBLISHER_NOT_CANCELLED = "publisher.not.cancelled";
+    /**
+     * A thread fixed a segment's birth (its CAS from UNBORN won) and has not yet marked the cells
+     * the birth owns ({@link SegmentBirth}).
+     */
+    static final String BIRTH_FIXED = "birth.fixed";
     /** A select has just registered (or completed) one clause. */
     static final String SELECT_REGISTERED = "select.registered";
 

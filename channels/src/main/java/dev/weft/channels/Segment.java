@@ -141,6 +141,17 @@ final class Segment {
 
     // ---- birth (see SegmentBirth) ----------------------------------------------------------------
 
+    /**
+     * Before the link, in a new segment no other thread can see: marks the cells below {@code
+     * bufferEnd} (read before the link, so at most the R its birth reads after it) IN_BUFFER.
+     */
+    private void premark(long bufferEnd) {
+        long n = Math.min(SIZE, bufferEnd - id * SIZE);
+        for (int i = 0; i < n; i++) {
+            CELLS.set(cells, 2 * i, Cells.State.IN_BUFFER);
+        }
+    }
+
     int lvBirth() {
         return birth;
     }
@@ -154,9 +165,21 @@ final class Segment {
         BIRTH.set(this, code);
     }
 
-    /** Adds the birth's pointer reference: only before the birth, when no cell can be cleaned. */
-    void addBirthHold() {
-        CLEANED_AND_POINTERS.getAndAdd(this, POINTER_UNIT);
+    /**
+     * Adds a birth's pointer reference, tentatively, before the birth is fixed; refuses once a
+     * cell is cleaned (the birth is then final, and the segment may be removed: a thread that read
+     * UNBORN before another's birth must not bring a removed segment back).
+     */
+    boolean tryAddBirthHold() {
+        while (true) {
+            int v = cleanedAndPointers;
+            if ((v & CLEANED_MASK) != 0) {
+                return false;
+            }
+            if (CLEANED_AND_POINTERS.compareAndSet(this, v, v + POINTER_UNIT)) {
+                return true;
+            }
+        }
     }
 
     // ---- links ---------------------------------------------------------------------------------
@@ -208,15 +231,17 @@ final class Segment {
      * appending segments as needed. Returns {@link #CLOSED_LIST} if the list was closed first.
      */
     static Segment findOrCreate(Segment start, long id) {
-        return findOrCreate(start, id, false);
+        return findOrCreate(start, id, false, null);
     }
 
     /**
      * {@link #findOrCreate(Segment, long)}; with {@code nextOnly} it appends no segment other than
      * the one with {@code id} itself, and returns the tail (whose id is then below {@code id}) when
-     * the list ends more than one segment before {@code id}.
+     * the list ends more than one segment before {@code id}. For a channel with births ({@code
+     * births} not null) each segment it creates has its cells below the buffer end read before the
+     * link already marked, with plain stores that the link publishes ({@link SegmentBirth}).
      */
-    static Segment findOrCreate(Segment start, long id, boolean nextOnly) {
+    static Segment findOrCreate(Segment start, long id, boolean nextOnly, ChannelCounters births) {
         Segment cur = start;
         while (cur.id < id || cur.isRemoved()) {
             Segment n = cur.next;
@@ -228,6 +253,9 @@ final class Segment {
                     return cur;
                 }
                 Segment created = new Segment(cur.id + 1, cur, 0);
+                if (births != null) {
+                    created.premark(births.lvBufferEnd());
+                }
                 if (cur.casNext(null, created)) {
                     if (cur.isRemoved()) {
                         cur.remove(); // it stopped being the tail

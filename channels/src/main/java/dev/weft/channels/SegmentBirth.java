@@ -21,12 +21,17 @@ import java.lang.invoke.VarHandle;
  * comes from {@link ChannelCounters#findSegment}, which bears it, and every segment pointer
  * references a born segment) reads the buffer end R <em>after</em> the segment was linked, and
  * fixes it by CAS. The segment's cells below R are its own: the bearer marks them {@code
- * IN_BUFFER} before the birth is published, so that they look exactly like cells an expansion
- * passed before their sender came, and no expansion acts on them. Fixing R and publishing the
+ * IN_BUFFER} before the birth is published (most of them by the thread that created the segment,
+ * with plain stores before it linked it, for the cells below the buffer end it read then, which
+ * is at most R), so that they look exactly like cells an expansion passed before their sender
+ * came, and no expansion acts on them. Fixing R and publishing the
  * birth are two steps (a code with {@code MARKING}, then without), and every thread that finds a
  * birth still marking marks with it, by CAS, so nobody ever waits for another thread's birth:
  * helper 44 found that a {@code StackOverflowError} inside a birth that others waited for hung
- * the channel (stop 41, a reproduction through the send's own recovery from that Error).
+ * the channel (stop 41, a reproduction through the send's own recovery from that Error; {@code
+ * SegmentBirthTest} injects one there). Known limit: an Error between taking the tentative hold
+ * and the CAS, or between a lost CAS and dropping the hold, leaves one pointer reference behind,
+ * so that segment is never removed (its memory, as in {@link #release}); nothing waits on it.
  *
  * <p><b>Why ownership is exact.</b> The buffer end only grows, so the expansion of a cell b made
  * its fetch-and-add before R was read exactly when b &lt; R. An expansion that skipped found no
@@ -48,9 +53,13 @@ import java.lang.invoke.VarHandle;
  * owned cell's fetch-and-add. The channel keeps only the newest record; older ones are collected
  * once no expansion holds them.
  *
- * <p>Channels with a capacity of at most one segment have no births: their buffer end never runs
- * more than a segment beyond the tail, so an expansion always creates its cell's segment, and they
- * keep no journal (whose first record would be 16 bytes more per channel).
+ * <p>Channels with a capacity of at most four segments (128 cells; {@code
+ * weft.births.aboveSegments}) have no births: their expansions create every segment up to the
+ * buffer end, as before births, which costs at most four segments ahead, and they keep no journal
+ * (whose first record would be 16 bytes more per channel). With births, a channel that carries a
+ * few values at a time moves the creation of segments from its receivers' expansions to its
+ * senders, and many short-lived pairs at capacity 100 measured 1.16-1.20x slower (stop 41,
+ * docs/PERFORMANCE.md); the large capacities are what births are for.
  */
 final class SegmentBirth {
     private SegmentBirth() {}
@@ -59,7 +68,8 @@ final class SegmentBirth {
     static final int UNBORN = 0;
 
     private static final int HOLD = 1 << 16;
-    private static final int MARKING = 1 << 17;
+    /** Flag of a birth whose owned cells may not all be marked yet (not yet published). */
+    static final int MARKING = 1 << 17;
 
     /** The code of a birth that owns its first {@code owned} cells and holds a pointer or not. */
     static int code(int owned, boolean hold) {
@@ -93,16 +103,20 @@ final class SegmentBirth {
             long start = seg.id * SIZE;
             long r = ch.lvBufferEnd(); // after the link: this thread reached seg through it
             int owned = (int) Math.max(0L, Math.min(SIZE, r - start));
-            boolean hold = start + owned > ((ChannelState) ch).capacity;
-            if (hold) {
-                seg.addBirthHold(); // before the birth: no cell is cleaned before it
+            // a hold only where an expansion may have counted an owned cell (at or beyond the
+            // capacity: no expansion counts the initial buffer)
+            boolean hold = owned > 0 && start + owned > ((ChannelState) ch).capacity;
+            if (hold && !seg.tryAddBirthHold()) {
+                return; // a cell is cleaned: another thread's birth is final (read UNBORN stale)
             }
             int mine = code(owned, hold) | MARKING;
             if (seg.casBirth(UNBORN, mine)) {
                 code = mine;
+                Faults.at(Faults.BIRTH_FIXED);
             } else {
                 if (hold) {
-                    seg.decPointers(); // cleaned is still 0: this never removes the segment
+                    // the tentative hold may be the last reference by now: removes as any pointer
+                    seg.decPointers();
                 }
                 code = seg.lvBirth();
                 if ((code & MARKING) == 0) {
@@ -110,10 +124,13 @@ final class SegmentBirth {
                 }
             }
         }
-        // a CAS per cell, never a plain store: a marker that stalls and comes back after the
-        // birth was published finds its cell marked (an owned cell never returns to EMPTY)
+        // usually marked already by the segment's creator (Segment.premark); the rest by CAS,
+        // never a plain store: a marker that stalls and comes back after the birth was published
+        // finds its cell marked (an owned cell never returns to EMPTY)
         for (int i = 0, n = owned(code); i < n; i++) {
-            seg.casState(i, null, IN_BUFFER);
+            if (seg.lvState(i) == null) {
+                seg.casState(i, null, IN_BUFFER);
+            }
         }
         seg.casBirth(code, code & ~MARKING);
     }

@@ -58,8 +58,9 @@ class SegmentBirthTest {
      */
     @Test
     void aBufferWithBirthsHoldsExactlyItsCapacity() throws Exception {
-        int capacity = 3 * Channel.segmentSize() + 5;
+        int capacity = withBirths(5);
         Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        assertTrue(ch.births);
         int next = 0;
         int expected = 0;
         for (int round = 0; round < 20; round++) {
@@ -113,6 +114,67 @@ class SegmentBirthTest {
                 + ch.idleSegmentBound() + " expected (reachable along next: " + ch.reachableSegments() + ")");
     }
 
+    /**
+     * A thread whose birth is hit by an Error right after it fixed R (an injected {@code
+     * StackOverflowError}): the send's own recovery, and every later thread, finish the birth
+     * (marking is lock-free), and the channel keeps exactly its capacity. With a birth that others
+     * waited for, the send's recovery spun on it for ever (helper 44's reproduction, stop 41).
+     */
+    @Test
+    void anErrorInsideABirthLeavesTheChannelUsable() throws Exception {
+        assumeTrue(Faults.ENABLED, "run with -Dweft.faults=true");
+        int size = Channel.segmentSize();
+        int capacity = withBirths(8);
+        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        assertTrue(ch.births);
+        for (int v = 0; v < size; v++) {
+            assertTrue(ch.trySend(v)); // segment 0, born with the channel
+        }
+        Object[] outcome = new Object[1];
+        Thread sender = Thread.ofPlatform().unstarted(() -> outcome[0] = Forked.outcome(() -> {
+            ch.send(-1); // creates segment 1 and fixes its birth
+            return "sent";
+        }));
+        new Holds().failAt(sender, Faults.BIRTH_FIXED);
+        sender.start();
+        sender.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(sender.isAlive(), "the send hit inside the birth did not return\n" + ch.dumpCells());
+        assertTrue(outcome[0] instanceof StackOverflowError, "the send was not hit by the injected error: " + outcome[0]);
+        int taken = 0;
+        while (taken <= capacity && ch.trySend(size + taken)) {
+            taken++;
+        }
+        assertEquals(capacity - size, taken, "the buffer's room after the withdrawn send\n" + ch.dumpCells());
+        for (int v = 0; v < size + taken; v++) {
+            assertEquals(v, ch.tryReceive());
+        }
+        assertEquals(null, ch.tryReceive());
+    }
+
+    /** A birth fixed by a thread that stopped before marking is marked and published by the next. */
+    @Test
+    void aBirthLeftMarkingIsFinishedByTheNextThreadThatNeedsTheSegment() {
+        int size = Channel.segmentSize();
+        int capacity = withBirths(size + 5);
+        Channel<Integer> ch = Channel.newBufferedChannel(capacity);
+        assertTrue(ch.births);
+        Segment first = ch.lvSendSegment();
+        Segment next = Segment.findOrCreate(first, 1); // linked, not born
+        int owned = size; // the buffer end (the capacity) is beyond all of its cells
+        assertTrue(next.casBirth(SegmentBirth.UNBORN, SegmentBirth.code(owned, false) | SegmentBirth.MARKING));
+        next.casState(0, null, Cells.State.IN_BUFFER); // the stopped thread marked one cell
+        SegmentBirth.bear(ch, next);
+        assertEquals(SegmentBirth.code(owned, false), next.lvBirth());
+        for (int i = 0; i < size; i++) {
+            assertEquals(Cells.State.IN_BUFFER, next.lvState(i), "cell " + i);
+        }
+        int room = 0;
+        while (room <= capacity && ch.trySend(room)) {
+            room++;
+        }
+        assertEquals(capacity, room, ch.dumpCells());
+    }
+
     /** {@link BirthReplays} in a child JVM with segments of one cell. */
     @Test
     void replaysWithSegmentsOfOneCell() throws Exception {
@@ -120,7 +182,7 @@ class SegmentBirthTest {
         String classpath = String.join(File.pathSeparator,
                 location(Channel.class), location(BirthReplays.class),
                 location(Assertions.class), location(AssertionFailedError.class));
-        List<String> command = List.of(java, "-Dweft.segmentSize=1", "-Dweft.faults=true",
+        List<String> command = List.of(java, "-Dweft.segmentSize=1", "-Dweft.births.aboveSegments=1", "-Dweft.faults=true",
                 "-cp", classpath, BirthReplays.class.getName());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] bytes = process.getInputStream().readAllBytes();
@@ -129,6 +191,11 @@ class SegmentBirthTest {
         assertEquals(0, process.exitValue(), out);
         assertTrue(out.contains("segmentSize=1"), out);
         assertTrue(out.contains("expansionFindsItsOwnedSegmentRemoved ok"), out);
+    }
+
+    /** A capacity with births: {@code extra} cells above the threshold. */
+    private static int withBirths(int extra) {
+        return Config.BIRTHS_ABOVE_SEGMENTS * Channel.segmentSize() + extra;
     }
 
     private static String location(Class<?> c) throws URISyntaxException {

@@ -13,9 +13,9 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
 
 /**
  * Race: a buffer expansion that skips a segment that does not exist yet vs the sender that creates
- * and bears that segment (segment births). Capacity {@code 2 * SIZE + 1}, so the channel has
+ * and bears that segment (segment births). Capacity {@code 5 * SIZE + 1}, so the channel has
  * births at every segment size; one value buffered. The receiver takes it, and its expansion moves
- * the buffer end to cell {@code 2 * SIZE + 1}, two segments beyond the list's tail (it skips) or
+ * the buffer end to cell {@code 5 * SIZE + 1}, five segments beyond the list's tail (it skips) or
  * into a segment the sender has created meanwhile (it finds the segment, born or not yet). The
  * sender fills the buffer, one cell after another, creating those segments; its last send, into
  * that very cell, completes only through the expansion: the birth owns the cell if the expansion
@@ -30,7 +30,7 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
 @Outcome(id = "0, 1, 0, 1, 1", expect = ACCEPTABLE, desc = "the slot is counted once, by the birth or by the expansion")
 @State
 public class ExpansionVsSegmentBirth {
-    final int capacity = 2 * StressAccess.segmentSize() + 1;
+    final int capacity = 5 * StressAccess.segmentSize() + 1; // births above 4 segments (the default)
     final Channel<Integer> ch = Channel.newBufferedChannel(capacity);
 
     public ExpansionVsSegmentBirth() {
