@@ -32,10 +32,10 @@ final class BufferExpansion {
         if (ch.capacity <= 0) {
             return;
         }
-        boolean births = ch.births;
         Segment seg = ch.lvBufferEndSegment();
         // before the fetch-and-add, so that a removed segment's birth is journaled after it
-        SegmentBirth.Record journal = births ? ch.lvBirthJournal() : null;
+        SegmentBirth.Record journal = ch.lvBirthJournal();
+        boolean births = journal != null;
         while (true) {
             long b = ch.getAndIncBufferEnd();
             long s = ch.lvSenders() & COUNT_MASK;

@@ -71,21 +71,17 @@ abstract class ChannelCounters extends Pad2 {
     }
 
     /**
-     * Whether this channel has segment births ({@link SegmentBirth}): buffered, with a capacity
-     * above {@link Config#BIRTHS_ABOVE_SEGMENTS} segments.
-     */
-    final boolean births;
-
-    /**
-     * Channels with births: the journal's newest record ({@link SegmentBirth}); {@code null}
-     * otherwise. Invariant: only moves forward along the records' {@code next} links (by CAS).
-     * Read-mostly: written once per removed segment whose birth held it.
+     * Channels with segment births ({@link SegmentBirth}: buffered, with a capacity above {@link
+     * Config#BIRTHS_ABOVE_SEGMENTS} segments): the journal's newest record, never {@code null};
+     * {@code null} for every other channel (so it also says whether a channel has births, without
+     * a field more: a new channel stays 8 bytes smaller). Invariant: only moves forward along the
+     * records' {@code next} links (by CAS). Read-mostly: written once per removed segment whose
+     * birth held it.
      */
     private volatile SegmentBirth.Record birthJournal;
 
     ChannelCounters(Segment first, long initialBufferEnd, boolean buffered) {
-        births = buffered && initialBufferEnd > (long) Config.BIRTHS_ABOVE_SEGMENTS * SIZE;
-        if (births) {
+        if (buffered && initialBufferEnd > (long) Config.BIRTHS_ABOVE_SEGMENTS * SIZE) {
             // the first segment is born with the channel: its cells below the capacity are the
             // initial buffer, which no expansion counts, so it holds no pointer reference
             first.spBirth(SegmentBirth.code((int) Math.min(initialBufferEnd, SIZE), false));
@@ -171,8 +167,14 @@ abstract class ChannelCounters extends Pad2 {
 
     // ---- the journal of births (channels with births) ---------------------------------------
 
+    /** The journal's newest record; {@code null} for a channel without births. */
     final SegmentBirth.Record lvBirthJournal() {
         return birthJournal;
+    }
+
+    /** Whether this channel has segment births (see {@link #birthJournal}). */
+    final boolean births() {
+        return birthJournal != null;
     }
 
     final boolean casBirthJournal(SegmentBirth.Record expected, SegmentBirth.Record update) {
@@ -235,6 +237,7 @@ abstract class ChannelCounters extends Pad2 {
      */
     final Segment findSegment(int which, Segment start, long id, boolean nextOnly) {
         while (true) {
+            boolean births = births();
             Segment s = Segment.findOrCreate(start, id, nextOnly, births ? this : null);
             if (s == Segment.CLOSED_LIST) {
                 return null;

@@ -47,7 +47,7 @@ final class Closing {
      */
     private static void sweep(ChannelState ch, Segment start, long from, long claimedBelow) {
         for (Segment seg = start; seg != null && seg != Segment.CLOSED_LIST; seg = seg.next()) {
-            if (ch.births) {
+            if (ch.births()) {
                 SegmentBirth.bear(ch, seg); // it acts on the cells: their owner is fixed first
             }
             for (int i = 0; i < SIZE; i++) {

@@ -4,9 +4,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The replays of {@link SegmentBirthTest} that need segments of one cell, run in a child JVM with
- * {@code -Dweft.segmentSize=1 -Dweft.births.aboveSegments=1} (both are fixed per JVM). Each returns {@code null}
- * when the channel behaved, or what went wrong; a step that did not happen as the replay needs
- * throws {@link IllegalStateException}. The main method prints one line per replay.
+ * {@code -Dweft.segmentSize=1 -Dweft.births.aboveSegments=1} (both are fixed per JVM). Each
+ * returns {@code null} when the channel behaved, or what went wrong; a step that did not happen
+ * as the replay needs throws {@link IllegalStateException}. The main method prints one line per
+ * replay.
  */
 public final class BirthReplays {
     private BirthReplays() {}
@@ -26,7 +27,7 @@ public final class BirthReplays {
     static String expansionFindsItsOwnedSegmentRemoved() throws Exception {
         check(Channel.segmentSize() == 1, "needs segments of one cell");
         Channel<Integer> ch = Channel.newBufferedChannel(2);
-        check(ch.births, "needs births at capacity 2 (-Dweft.births.aboveSegments=1)");
+        check(ch.births(), "needs births at capacity 2 (-Dweft.births.aboveSegments=1)");
         check(ch.trySend(0) && ch.trySend(1), "the first two try-sends failed");
         Object[] outcome = new Object[2];
         Thread receiver = Thread.ofPlatform().unstarted(() -> outcome[0] = Forked.outcome(ch::receive));

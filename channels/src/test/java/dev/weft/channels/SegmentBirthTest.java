@@ -60,7 +60,7 @@ class SegmentBirthTest {
     void aBufferWithBirthsHoldsExactlyItsCapacity() throws Exception {
         int capacity = withBirths(5);
         Channel<Integer> ch = Channel.newBufferedChannel(capacity);
-        assertTrue(ch.births);
+        assertTrue(ch.births());
         int next = 0;
         int expected = 0;
         for (int round = 0; round < 20; round++) {
@@ -126,7 +126,7 @@ class SegmentBirthTest {
         int size = Channel.segmentSize();
         int capacity = withBirths(8);
         Channel<Integer> ch = Channel.newBufferedChannel(capacity);
-        assertTrue(ch.births);
+        assertTrue(ch.births());
         for (int v = 0; v < size; v++) {
             assertTrue(ch.trySend(v)); // segment 0, born with the channel
         }
@@ -157,7 +157,7 @@ class SegmentBirthTest {
         int size = Channel.segmentSize();
         int capacity = withBirths(size + 5);
         Channel<Integer> ch = Channel.newBufferedChannel(capacity);
-        assertTrue(ch.births);
+        assertTrue(ch.births());
         Segment first = ch.lvSendSegment();
         Segment next = Segment.findOrCreate(first, 1); // linked, not born
         int owned = size; // the buffer end (the capacity) is beyond all of its cells
