@@ -64,7 +64,7 @@ memory() { # count
   "$JAVA" "${JVM_OPTS[@]}" -cp "$JAR" dev.weft.stress.MemoryBoundedness "$1"
 }
 
-ALL=0,1,2,16,100,-1
+ALL=0,1,2,16,100,200,-1  # 200: births at every segment size (above 4 segments)
 case "$MODE" in
   ci)
     random_stress 50 "$ALL" 32

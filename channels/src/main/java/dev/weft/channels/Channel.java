@@ -86,7 +86,7 @@ public final class Channel<T> extends ChannelState implements Source<T>, Sink<T>
      * receivers it has seen, about 10 bytes per cell in segments of 32, not cells for its whole
      * capacity: a channel of 1,000,000 that carries a few values stays small, where {@code
      * ArrayBlockingQueue} keeps an array of 4 bytes per slot from its construction. (A capacity of
-     * at most one segment, 32, keeps up to one segment ahead of its senders.)
+     * at most four segments, 128, keeps up to four segments ahead of its senders.)
      *
      * @param capacity the buffer capacity; 0 creates a rendezvous channel and -1 an unlimited one
      *     (as in jox)

@@ -7,10 +7,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * Segment births: buffered channels whose capacity exceeds a segment do not create segments ahead
- * of their senders and receivers for buffer expansion. Without births, the first receive of a
- * channel of capacity {@code n} moves the buffer end to cell {@code n} and marks it, which creates
- * every segment up to it (about 10 bytes per slot); docs/PERFORMANCE.md, stops 39 and 40.
+ * Segment births: buffered channels whose capacity exceeds four segments do not create segments
+ * ahead of their senders and receivers for buffer expansion. Without births, the first receive of
+ * a channel of capacity {@code n} moves the buffer end past cell {@code n} and marks the cell,
+ * which creates every segment up to it (about 10 bytes per slot); docs/PERFORMANCE.md, stops 39
+ * to 41.
  *
  * <p><b>Skipping.</b> An expansion whose cell lies more than one segment beyond the list's tail
  * returns at once ({@link BufferExpansion}); one whose cell lies in the segment right after the
@@ -155,8 +156,8 @@ final class SegmentBirth {
     }
 
     /**
-     * The last cell of {@code seg}, whose birth holds a pointer reference, was cleaned: journals the
-     * birth, then drops the hold (which may remove the segment). If the record cannot be allocated
+     * The last cell of {@code seg}, whose birth holds a pointer reference, was cleaned: journals
+     * the birth, then drops the hold (which may remove the segment). If the record cannot be allocated
      * (an {@code OutOfMemoryError}, or a {@code StackOverflowError} here), the hold is kept: the
      * segment is then never removed, which costs its memory but keeps every expansion exact. The
      * caller is in the middle of a withdrawal that must finish, so the Error is not rethrown.

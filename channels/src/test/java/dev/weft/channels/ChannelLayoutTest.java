@@ -53,7 +53,7 @@ class ChannelLayoutTest {
         List<long[]> receivers = group(ReceiversField.class);
         List<long[]> readMostly = new ArrayList<>(group(ChannelState.class));
         readMostly.addAll(group(Channel.class));
-        readMostly.addAll(group(ChannelCounters.class)); // births, birthJournal
+        readMostly.addAll(group(ChannelCounters.class)); // birthJournal
         String layout = describe();
         assertApart(senders, receivers, "senders / receivers", layout);
         assertApart(senders, readMostly, "senders / read-mostly fields", layout);

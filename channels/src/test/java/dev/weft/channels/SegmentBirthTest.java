@@ -140,6 +140,9 @@ class SegmentBirthTest {
         sender.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(sender.isAlive(), "the send hit inside the birth did not return\n" + ch.dumpCells());
         assertTrue(outcome[0] instanceof StackOverflowError, "the send was not hit by the injected error: " + outcome[0]);
+        Segment second = ch.lvSendSegment();
+        assertEquals(1, second.id, "the send pointer is not on the segment the send bore");
+        assertEquals(0, second.lvBirth() & SegmentBirth.MARKING, "the birth hit by the error was not published");
         int taken = 0;
         while (taken <= capacity && ch.trySend(size + taken)) {
             taken++;

@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  * Race: a buffer expansion that skips a segment that does not exist yet vs the sender that creates
  * and bears that segment (segment births). Capacity {@code 5 * SIZE + 1}, so the channel has
  * births at every segment size; one value buffered. The receiver takes it, and its expansion moves
- * the buffer end to cell {@code 5 * SIZE + 1}, five segments beyond the list's tail (it skips) or
+ * the buffer end past cell {@code 5 * SIZE + 1}, five segments beyond the list's tail (it skips) or
  * into a segment the sender has created meanwhile (it finds the segment, born or not yet). The
  * sender fills the buffer, one cell after another, creating those segments; its last send, into
  * that very cell, completes only through the expansion: the birth owns the cell if the expansion
