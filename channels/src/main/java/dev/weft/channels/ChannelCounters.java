@@ -64,7 +64,8 @@ abstract class ChannelCounters extends Pad2 {
             RECEIVE_SEGMENT = l.findVarHandle(ReceiversField.class, "receiveSegment", Segment.class);
             BUFFER_END_SEGMENT =
                     l.findVarHandle(ReceiversField.class, "bufferEndSegment", Segment.class);
-            BIRTH_JOURNAL = l.findVarHandle(ChannelCounters.class, "birthJournal", SegmentBirth.Record.class);
+            BIRTH_JOURNAL =
+                    l.findVarHandle(ChannelCounters.class, "birthJournal", SegmentBirth.Record.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

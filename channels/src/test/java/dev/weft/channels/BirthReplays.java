@@ -25,10 +25,10 @@ public final class BirthReplays {
      * would let the full buffer take a third value.
      */
     static String expansionFindsItsOwnedSegmentRemoved() throws Exception {
-        check(Channel.segmentSize() == 1, "needs segments of one cell");
+        WithdrawnSenderReplays.check(Channel.segmentSize() == 1, "needs segments of one cell");
         Channel<Integer> ch = Channel.newBufferedChannel(2);
-        check(ch.births(), "needs births at capacity 2 (-Dweft.births.aboveSegments=1)");
-        check(ch.trySend(0) && ch.trySend(1), "the first two try-sends failed");
+        WithdrawnSenderReplays.check(ch.births(), "needs births at capacity 2 (-Dweft.births.aboveSegments=1)");
+        WithdrawnSenderReplays.check(ch.trySend(0) && ch.trySend(1), "the first two try-sends failed");
         Object[] outcome = new Object[2];
         Thread receiver = Thread.ofPlatform().unstarted(() -> outcome[0] = Forked.outcome(ch::receive));
         Thread sender = Thread.ofPlatform().unstarted(() -> outcome[1] = Forked.outcome(() -> {
@@ -39,17 +39,17 @@ public final class BirthReplays {
         Gate passing = holds.at(receiver, Faults.EXPAND_PASSING);
         holds.failAt(sender, Faults.SEND_CLAIMED);
         receiver.start();
-        check(passing.awaitHeld(), "the receive did not expand the buffer past an empty cell");
-        check(ch.lvBufferEnd() == 3, "the buffer end is not past cell 2: " + ch.lvBufferEnd());
+        WithdrawnSenderReplays.check(passing.awaitHeld(), "the receive did not expand the buffer past an empty cell");
+        WithdrawnSenderReplays.check(ch.lvBufferEnd() == 3, "the buffer end is not past cell 2: " + ch.lvBufferEnd());
         sender.start();
         sender.join(JOIN_MILLIS);
-        check(outcome[1] instanceof StackOverflowError, "the send was not hit by the injected error: " + outcome[1]);
-        check(ch.trySend(3), "a send into the slot the withdrawn sender made up failed\n" + ch.dumpCells());
-        check(ch.reachableSegments() <= 3 && !ch.dumpCells().contains("Segment#2"),
+        WithdrawnSenderReplays.check(outcome[1] instanceof StackOverflowError, "the send was not hit by the injected error: " + outcome[1]);
+        WithdrawnSenderReplays.check(ch.trySend(3), "a send into the slot the withdrawn sender made up failed\n" + ch.dumpCells());
+        WithdrawnSenderReplays.check(ch.reachableSegments() <= 3 && !ch.dumpCells().contains("Segment#2"),
                 "segment 2 was not removed\n" + ch.dumpCells());
         passing.releaseAndAwaitLeft();
         receiver.join(JOIN_MILLIS);
-        check(Integer.valueOf(0).equals(outcome[0]), "the receive got " + outcome[0]);
+        WithdrawnSenderReplays.check(Integer.valueOf(0).equals(outcome[0]), "the receive got " + outcome[0]);
         if (ch.trySend(4)) {
             return "the full buffer of capacity 2 took a third value\n" + ch.dumpCells();
         }
@@ -63,19 +63,11 @@ public final class BirthReplays {
         return two && !ch.trySend(7) ? null : "the empty buffer of capacity 2 did not take exactly two values\n" + ch.dumpCells();
     }
 
-    private static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new IllegalStateException(what);
-        }
-    }
-
     /** Runs the replays; prints {@code <name> ok} or {@code <name> FAILED: <reason>} for each. */
     public static void main(String[] args) throws Exception {
-        if (!Faults.ENABLED) {
-            System.out.println("run with -Dweft.faults=true");
+        if (!WithdrawnSenderReplays.start()) {
             return;
         }
-        System.out.println("segmentSize=" + Channel.segmentSize());
         String failure;
         try {
             failure = expansionFindsItsOwnedSegmentRemoved();

@@ -2,20 +2,11 @@ package dev.weft.channels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.opentest4j.AssertionFailedError;
 
 /**
  * A buffer slot must not be lost when a sender withdraws from a cell that a buffer expansion is
@@ -69,22 +60,8 @@ class ExpansionPassesWithdrawnSenderTest {
     /** The replays with segments of one cell: the withdrawal removes the passed cell's segment. */
     @Test
     void withSegmentsOfOneCell() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = String.join(File.pathSeparator,
-                location(Channel.class), location(WithdrawnSenderReplays.class),
-                location(Assertions.class), location(AssertionFailedError.class));
-        List<String> command = List.of(java, "-Dweft.segmentSize=1", "-Dweft.faults=true",
-                "-cp", classpath, WithdrawnSenderReplays.class.getName());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] bytes = process.getInputStream().readAllBytes();
-        assertTrue(process.waitFor(150, TimeUnit.SECONDS), "the child JVM did not exit");
-        String out = new String(bytes, StandardCharsets.UTF_8).replace("\r\n", "\n");
-        assertEquals(0, process.exitValue(), out);
+        String out = ChildJvm.run(WithdrawnSenderReplays.class, "-Dweft.segmentSize=1");
         assertEquals("segmentSize=1\nsendHitByAnError ok\nlateTrySendAfterTheClose ok\n"
                 + "countedSenderWithdraws ok\n", out);
-    }
-
-    private static String location(Class<?> c) throws URISyntaxException {
-        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 }

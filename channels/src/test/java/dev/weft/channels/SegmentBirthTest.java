@@ -6,17 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.opentest4j.AssertionFailedError;
 
 /**
  * Segment births ({@link SegmentBirth}), measured from outside: what a thread allocates, what the
@@ -181,17 +174,7 @@ class SegmentBirthTest {
     /** {@link BirthReplays} in a child JVM with segments of one cell. */
     @Test
     void replaysWithSegmentsOfOneCell() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = String.join(File.pathSeparator,
-                location(Channel.class), location(BirthReplays.class),
-                location(Assertions.class), location(AssertionFailedError.class));
-        List<String> command = List.of(java, "-Dweft.segmentSize=1", "-Dweft.births.aboveSegments=1", "-Dweft.faults=true",
-                "-cp", classpath, BirthReplays.class.getName());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] bytes = process.getInputStream().readAllBytes();
-        assertTrue(process.waitFor(150, TimeUnit.SECONDS), "the child JVM did not exit");
-        String out = new String(bytes, StandardCharsets.UTF_8);
-        assertEquals(0, process.exitValue(), out);
+        String out = ChildJvm.run(BirthReplays.class, "-Dweft.segmentSize=1", "-Dweft.births.aboveSegments=1");
         assertTrue(out.contains("segmentSize=1"), out);
         assertTrue(out.contains("expansionFindsItsOwnedSegmentRemoved ok"), out);
     }
@@ -199,9 +182,5 @@ class SegmentBirthTest {
     /** A capacity with births: {@code extra} cells above the threshold. */
     private static int withBirths(int extra) {
         return Config.BIRTHS_ABOVE_SEGMENTS * Channel.segmentSize() + extra;
-    }
-
-    private static String location(Class<?> c) throws URISyntaxException {
-        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 }

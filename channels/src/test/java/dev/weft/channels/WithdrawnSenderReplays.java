@@ -153,19 +153,28 @@ public final class WithdrawnSenderReplays {
         return Integer.valueOf(6).equals(next) ? null : "then received " + next;
     }
 
-    private static void check(boolean ok, String what) {
+    /** A step of a replay that did not happen as the replay needs. */
+    static void check(boolean ok, String what) {
         if (!ok) {
             throw new IllegalStateException(what);
         }
     }
 
-    /** Runs the replays; prints {@code <name> ok} or {@code <name> FAILED: <reason>} for each. */
-    public static void main(String[] args) throws Exception {
+    /** A replay main's first line: false (and a hint) unless faults are on; else the segment size. */
+    static boolean start() {
         if (!Faults.ENABLED) {
             System.out.println("run with -Dweft.faults=true");
-            return;
+            return false;
         }
         System.out.println("segmentSize=" + Channel.segmentSize());
+        return true;
+    }
+
+    /** Runs the replays; prints {@code <name> ok} or {@code <name> FAILED: <reason>} for each. */
+    public static void main(String[] args) throws Exception {
+        if (!start()) {
+            return;
+        }
         report("sendHitByAnError", sendHitByAnError());
         Faults.probe = null;
         report("lateTrySendAfterTheClose", lateTrySendAfterTheClose());
